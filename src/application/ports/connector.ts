@@ -1,0 +1,76 @@
+/**
+ * One interface for every acquirer connector. Outcomes are data: the domain decides what they mean.
+ * `unknown` means the acquirer did not answer in a way we can trust (timeout, broken connection):
+ * the payment is reconciled later with `status`, never blindly retried.
+ */
+
+export interface CardData {
+  /** The full number lives only in memory for the duration of the call. */
+  number: string;
+  expMonth: string; // MM
+  expYear: string; // YYYY
+  /** Never stored; absent for stored-card (token) payments. */
+  cvv?: string;
+  holder?: string;
+}
+
+export interface AuthorizeRequest {
+  paymentId: string;
+  merchantId: string;
+  kind: 'sale' | 'authorization';
+  amount: number; // minor units
+  currency: string;
+  card: CardData;
+  payerIp?: string;
+  /** Base URL of the gateway, for the sandbox's own ACS and redirect pages. */
+  gatewayBaseUrl: string;
+}
+
+export type ConnectorOutcome =
+  | { outcome: 'success'; descriptor: string; authCode?: string }
+  | { outcome: 'declined'; reason: string }
+  | {
+      outcome: 'pending';
+      /** The payer must act before the acquirer decides. */
+      action:
+        | { kind: '3ds'; acsUrl: string; paReq: string; md: string; termUrl: string }
+        | { kind: 'redirect'; redirectUrl: string };
+    }
+  | { outcome: 'unknown'; detail: string };
+
+export interface FollowUpRequest {
+  paymentId: string;
+  operationId: string;
+  amount: number;
+  currency: string;
+  /** Card expiry drives sandbox outcomes; a real connector would use its own reference instead. */
+  card: { expMonth: string; expYear: string };
+}
+
+export type FollowUpOutcome =
+  | { outcome: 'success' }
+  | { outcome: 'declined'; reason: string }
+  | { outcome: 'unknown'; detail: string };
+
+/** What the payer did on the ACS or redirect page, as reported back to the gateway. */
+export interface PayerActionResult {
+  paymentId: string;
+  kind: '3ds' | 'redirect';
+  /** true when the payer approved (ACS "approve" / redirect "continue"). */
+  approved: boolean;
+  card: { expMonth: string; expYear: string };
+  amount: number;
+  currency: string;
+  saleKind: 'sale' | 'authorization';
+}
+
+export interface Connector {
+  readonly name: string;
+  authorize(request: AuthorizeRequest): Promise<ConnectorOutcome>;
+  /** Finishes a payment after the payer came back from the ACS or redirect page. */
+  completePayerAction(result: PayerActionResult): Promise<ConnectorOutcome>;
+  capture(request: FollowUpRequest): Promise<FollowUpOutcome>;
+  void(request: FollowUpRequest): Promise<FollowUpOutcome>;
+  refund(request: FollowUpRequest): Promise<FollowUpOutcome>;
+  reverse(request: FollowUpRequest): Promise<FollowUpOutcome>;
+}

@@ -1,0 +1,101 @@
+/**
+ * The event store port. Three adapters implement it (SQLite, PostgreSQL, EventStoreDB) and one
+ * contract suite (test/event-store/contract.ts) holds them to the same semantics.
+ */
+
+/** Expected version of a stream at append time. */
+export type ExpectedVersion =
+  | { kind: 'no_stream' }
+  | { kind: 'exact'; version: bigint }
+  | { kind: 'any' };
+
+export const NO_STREAM: ExpectedVersion = { kind: 'no_stream' };
+export const ANY: ExpectedVersion = { kind: 'any' };
+export const exactly = (version: bigint): ExpectedVersion => ({ kind: 'exact', version });
+
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  [key: string]: unknown;
+}
+
+/** An event as the application hands it to the store. */
+export interface NewEvent {
+  /** UUID; appending the same id again to the same stream is a no-op (idempotent append). */
+  id: string;
+  /** Past-tense PascalCase, e.g. `PaymentSettled`. */
+  type: string;
+  /** Schema version of `data`. */
+  schemaVersion: number;
+  data: Record<string, unknown>;
+  metadata?: EventMetadata;
+}
+
+/** An event as read back. Versions are 0-based per stream; positions are global and increasing. */
+export interface StoredEvent extends NewEvent {
+  streamId: string;
+  version: bigint;
+  position: bigint;
+  /** ISO-8601 time the store recorded the event. */
+  recordedAt: string;
+  metadata: EventMetadata;
+}
+
+export interface AppendResult {
+  /** Version of the last event of the stream after the append. */
+  nextExpectedVersion: bigint;
+  /** Global position of the last appended event. */
+  position: bigint;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: bigint | null,
+  ) {
+    super(
+      `Wrong expected version for stream ${streamId}: expected ${describe(expected)}, actual ${
+        actual === null ? 'no stream' : actual.toString()
+      }`,
+    );
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+function describe(e: ExpectedVersion): string {
+  return e.kind === 'exact' ? e.version.toString() : e.kind;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. `null` or omitted reads from the start. */
+  after?: bigint | null;
+  maxCount?: number;
+}
+
+export interface Subscription {
+  /** Stops the subscription; resolves when no handler call is running any more. */
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: the first delivered event is the one right after this position. */
+  after: bigint | null;
+  /** Called once per event, in global order, one at a time (a returned promise is awaited). */
+  onEvent(event: StoredEvent): Promise<void> | void;
+  /** Called when the subscription fails for good. */
+  onError?(error: unknown): void;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  /** All events of one stream in version order; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<StoredEvent[]>;
+  /** Events of all streams in global order. */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /** Global position of the newest event, or null when the store is empty. */
+  headPosition(): Promise<bigint | null>;
+  /** Catch-up subscription to all streams: replays history after `after`, then follows live. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}

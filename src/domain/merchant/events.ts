@@ -1,0 +1,40 @@
+/**
+ * Events of one merchant stream (`merchant-<merchant id>`). The password is needed as hash input,
+ * so it cannot be one-way hashed: events carry it encrypted with the vault key, never in clear.
+ */
+
+export const MERCHANT_EVENT_SCHEMA_VERSION = 1;
+
+export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS';
+export type Environment = 'sandbox' | 'production';
+
+export interface MerchantSettings {
+  name: string;
+  paymentMode: PaymentMode;
+  notificationUrl: string | null;
+  /** CIDR blocks (or single addresses); empty means any address is allowed. */
+  ipAllowlist: string[];
+  refundsEnabled: boolean;
+}
+
+export interface MerchantRegistered {
+  type: 'MerchantRegistered';
+  data: MerchantSettings & {
+    merchantId: string;
+    environment: Environment;
+    clientKey: string;
+    merchantKey: string;
+    /** AES-256-GCM ciphertext of the password, as produced by the vault. */
+    passwordCiphertext: string;
+    registeredAt: string;
+  };
+}
+
+export interface MerchantSettingsChanged {
+  type: 'MerchantSettingsChanged';
+  data: { merchantId: string; changes: Partial<MerchantSettings>; changedAt: string };
+}
+
+export type MerchantEvent = MerchantRegistered | MerchantSettingsChanged;
+
+export const merchantStreamId = (merchantId: string): string => `merchant-${merchantId}`;
