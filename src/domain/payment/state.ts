@@ -1,0 +1,221 @@
+/**
+ * The state of one payment, folded from its events. `evolvePayment` is pure and total: it is the
+ * only definition of what an event means, shared by the deciders and by the payments projection,
+ * so a status lookup can never disagree with what the command side decided.
+ */
+import type { CardSnapshot, PayerSnapshot, PaymentEvent, PaymentKind } from './events';
+
+/** S2S `status` values (decisions.md section 6). */
+export type PaymentStatus = 'SETTLED' | 'DECLINED' | '3DS' | 'REDIRECT' | 'PENDING' | 'REFUND' | 'REVERSAL' | 'VOID';
+
+export type PaymentPhase =
+  | 'initiated' // recorded, acquirer not answered yet
+  | 'outcome_unknown' // acquirer answer lost: reconciled, never retried
+  | 'awaiting_3ds'
+  | 'awaiting_redirect'
+  | 'authorized' // DMS hold, capturable
+  | 'settled'
+  | 'declined'
+  | 'voided'
+  | 'reversed'
+  | 'refunded';
+
+export interface PendingCreditVoid {
+  operationId: string;
+  kind: 'refund' | 'reversal';
+  amount: number;
+  amountText: string;
+}
+
+export interface PayerAction {
+  kind: '3ds' | 'redirect';
+  url: string;
+  /** 3DS v1 form fields; empty for a plain redirect. */
+  params: Record<string, string>;
+}
+
+export interface ExistingPayment {
+  exists: true;
+  paymentId: string;
+  merchantId: string;
+  channel: string;
+  kind: PaymentKind;
+  phase: PaymentPhase;
+  status: PaymentStatus;
+  orderId: string;
+  orderDescription: string;
+  currency: string;
+  /** Amount asked for by the SALE. */
+  amount: number;
+  amountText: string;
+  card: CardSnapshot;
+  payer: PayerSnapshot;
+  termUrl3ds: string | null;
+  notificationUrl: string | null;
+  customData: Record<string, unknown> | null;
+  recurringInit: boolean;
+  descriptor: string | null;
+  declineReason: string | null;
+  payerAction: PayerAction | null;
+  /** Authorized and not yet captured or released (DMS). */
+  heldAmount: number;
+  /** Money that reached the merchant: the sale amount, or the sum of captures. */
+  settledAmount: number;
+  refundedAmount: number;
+  reversedAmount: number;
+  pendingCreditVoid: PendingCreditVoid | null;
+  initiatedAt: string;
+  updatedAt: string;
+}
+
+export type PaymentState = { exists: false } | ExistingPayment;
+
+export const initialPaymentState = (): PaymentState => ({ exists: false });
+
+export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
+  if (event.type === 'PaymentInitiated') {
+    const d = event.data;
+    return {
+      exists: true,
+      paymentId: d.paymentId,
+      merchantId: d.merchantId,
+      channel: d.channel,
+      kind: d.kind,
+      phase: 'initiated',
+      status: 'PENDING',
+      orderId: d.orderId,
+      orderDescription: d.orderDescription,
+      currency: d.currency,
+      amount: d.amount,
+      amountText: d.amountText,
+      card: d.card,
+      payer: d.payer,
+      termUrl3ds: d.termUrl3ds,
+      notificationUrl: d.notificationUrl,
+      customData: d.customData,
+      recurringInit: d.recurringInit,
+      descriptor: null,
+      declineReason: null,
+      payerAction: null,
+      heldAmount: 0,
+      settledAmount: 0,
+      refundedAmount: 0,
+      reversedAmount: 0,
+      pendingCreditVoid: null,
+      initiatedAt: d.initiatedAt,
+      updatedAt: d.initiatedAt,
+    };
+  }
+  // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
+  if (!state.exists) return state;
+  const s = state;
+  switch (event.type) {
+    case 'PaymentSettled':
+      return {
+        ...s,
+        phase: 'settled',
+        status: 'SETTLED',
+        descriptor: event.data.descriptor,
+        settledAmount: event.data.amount,
+        payerAction: null,
+        updatedAt: event.data.settledAt,
+      };
+    case 'PaymentAuthorized':
+      return {
+        ...s,
+        phase: 'authorized',
+        status: 'PENDING',
+        descriptor: event.data.descriptor,
+        heldAmount: event.data.amount,
+        payerAction: null,
+        updatedAt: event.data.authorizedAt,
+      };
+    case 'PaymentDeclined':
+      return {
+        ...s,
+        phase: 'declined',
+        status: 'DECLINED',
+        declineReason: event.data.reason,
+        payerAction: null,
+        updatedAt: event.data.declinedAt,
+      };
+    case 'ThreeDSChallengeRequired':
+      return {
+        ...s,
+        phase: 'awaiting_3ds',
+        status: '3DS',
+        payerAction: { kind: '3ds', url: event.data.acsUrl, params: { ...event.data.params } },
+        updatedAt: event.data.requiredAt,
+      };
+    case 'PayerRedirectRequired':
+      return {
+        ...s,
+        phase: 'awaiting_redirect',
+        status: 'REDIRECT',
+        payerAction: { kind: 'redirect', url: event.data.redirectUrl, params: {} },
+        updatedAt: event.data.requiredAt,
+      };
+    case 'PaymentOutcomeUnknown':
+      return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at };
+    case 'CaptureSucceeded':
+      return {
+        ...s,
+        phase: 'settled',
+        status: 'SETTLED',
+        // The uncaptured rest of a partial capture is released: one capture per authorization.
+        heldAmount: 0,
+        settledAmount: s.settledAmount + event.data.amount,
+        updatedAt: event.data.capturedAt,
+      };
+    case 'CaptureDeclined':
+      return { ...s, updatedAt: event.data.declinedAt };
+    case 'PaymentVoided':
+      return { ...s, phase: 'voided', status: 'VOID', updatedAt: event.data.voidedAt };
+    case 'CreditVoidRequested':
+      return {
+        ...s,
+        pendingCreditVoid: {
+          operationId: event.data.operationId,
+          kind: event.data.kind,
+          amount: event.data.amount,
+          amountText: event.data.amountText,
+        },
+        updatedAt: event.data.requestedAt,
+      };
+    case 'RefundSucceeded': {
+      const refunded = s.refundedAmount + event.data.amount;
+      const full = refunded >= s.settledAmount;
+      return {
+        ...s,
+        refundedAmount: refunded,
+        phase: full ? 'refunded' : s.phase,
+        status: full ? 'REFUND' : s.status,
+        pendingCreditVoid: null,
+        updatedAt: event.data.refundedAt,
+      };
+    }
+    case 'RefundDeclined':
+      return { ...s, pendingCreditVoid: null, updatedAt: event.data.declinedAt };
+    case 'AuthorizationReversed': {
+      const held = Math.max(0, s.heldAmount - event.data.amount);
+      return {
+        ...s,
+        heldAmount: held,
+        reversedAmount: s.reversedAmount + event.data.amount,
+        phase: held === 0 ? 'reversed' : s.phase,
+        status: held === 0 ? 'REVERSAL' : s.status,
+        pendingCreditVoid: null,
+        updatedAt: event.data.reversedAt,
+      };
+    }
+    case 'ReversalDeclined':
+      return { ...s, pendingCreditVoid: null, updatedAt: event.data.declinedAt };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+export const foldPayment = (events: readonly PaymentEvent[]): PaymentState =>
+  events.reduce(evolvePayment, initialPaymentState());
