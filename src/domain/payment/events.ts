@@ -96,6 +96,12 @@ export interface PaymentOutcomeUnknown {
   data: { paymentId: string; detail: string; at: string };
 }
 
+/** Recorded before the acquirer is asked, so two concurrent captures can never both reach it. */
+export interface CaptureRequested {
+  type: 'CaptureRequested';
+  data: { paymentId: string; operationId: string; amount: number; amountText: string; requestedAt: string };
+}
+
 export interface CaptureSucceeded {
   type: 'CaptureSucceeded';
   data: { paymentId: string; operationId: string; amount: number; amountText: string; capturedAt: string };
@@ -103,6 +109,16 @@ export interface CaptureSucceeded {
 
 export interface CaptureDeclined {
   type: 'CaptureDeclined';
+  data: { paymentId: string; operationId: string; amount: number; reason: string; declinedAt: string };
+}
+
+export interface VoidRequested {
+  type: 'VoidRequested';
+  data: { paymentId: string; operationId: string; amount: number; requestedAt: string };
+}
+
+export interface VoidDeclined {
+  type: 'VoidDeclined';
   data: { paymentId: string; operationId: string; amount: number; reason: string; declinedAt: string };
 }
 
@@ -152,8 +168,11 @@ export type PaymentEvent =
   | ThreeDSChallengeRequired
   | PayerRedirectRequired
   | PaymentOutcomeUnknown
+  | CaptureRequested
   | CaptureSucceeded
   | CaptureDeclined
+  | VoidRequested
+  | VoidDeclined
   | PaymentVoided
   | CreditVoidRequested
   | RefundSucceeded
@@ -171,8 +190,11 @@ export const PAYMENT_EVENT_TYPES: readonly PaymentEventType[] = [
   'ThreeDSChallengeRequired',
   'PayerRedirectRequired',
   'PaymentOutcomeUnknown',
+  'CaptureRequested',
   'CaptureSucceeded',
   'CaptureDeclined',
+  'VoidRequested',
+  'VoidDeclined',
   'PaymentVoided',
   'CreditVoidRequested',
   'RefundSucceeded',

@@ -20,9 +20,10 @@ export type PaymentPhase =
   | 'reversed'
   | 'refunded';
 
-export interface PendingCreditVoid {
+/** An operation recorded as requested whose acquirer answer is not recorded yet. */
+export interface PendingOperation {
   operationId: string;
-  kind: 'refund' | 'reversal';
+  kind: 'capture' | 'void' | 'refund' | 'reversal';
   amount: number;
   amountText: string;
 }
@@ -63,7 +64,7 @@ export interface ExistingPayment {
   settledAmount: number;
   refundedAmount: number;
   reversedAmount: number;
-  pendingCreditVoid: PendingCreditVoid | null;
+  pendingOperation: PendingOperation | null;
   initiatedAt: string;
   updatedAt: string;
 }
@@ -101,7 +102,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       settledAmount: 0,
       refundedAmount: 0,
       reversedAmount: 0,
-      pendingCreditVoid: null,
+      pendingOperation: null,
       initiatedAt: d.initiatedAt,
       updatedAt: d.initiatedAt,
     };
@@ -157,9 +158,21 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       };
     case 'PaymentOutcomeUnknown':
       return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at };
+    case 'CaptureRequested':
+      return {
+        ...s,
+        pendingOperation: {
+          operationId: event.data.operationId,
+          kind: 'capture',
+          amount: event.data.amount,
+          amountText: event.data.amountText,
+        },
+        updatedAt: event.data.requestedAt,
+      };
     case 'CaptureSucceeded':
       return {
         ...s,
+        pendingOperation: null,
         phase: 'settled',
         status: 'SETTLED',
         // The uncaptured rest of a partial capture is released: one capture per authorization.
@@ -168,13 +181,26 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         updatedAt: event.data.capturedAt,
       };
     case 'CaptureDeclined':
-      return { ...s, updatedAt: event.data.declinedAt };
+      return { ...s, pendingOperation: null, updatedAt: event.data.declinedAt };
+    case 'VoidRequested':
+      return {
+        ...s,
+        pendingOperation: {
+          operationId: event.data.operationId,
+          kind: 'void',
+          amount: event.data.amount,
+          amountText: String(event.data.amount),
+        },
+        updatedAt: event.data.requestedAt,
+      };
+    case 'VoidDeclined':
+      return { ...s, pendingOperation: null, updatedAt: event.data.declinedAt };
     case 'PaymentVoided':
-      return { ...s, phase: 'voided', status: 'VOID', updatedAt: event.data.voidedAt };
+      return { ...s, phase: 'voided', status: 'VOID', pendingOperation: null, updatedAt: event.data.voidedAt };
     case 'CreditVoidRequested':
       return {
         ...s,
-        pendingCreditVoid: {
+        pendingOperation: {
           operationId: event.data.operationId,
           kind: event.data.kind,
           amount: event.data.amount,
@@ -190,12 +216,12 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         refundedAmount: refunded,
         phase: full ? 'refunded' : s.phase,
         status: full ? 'REFUND' : s.status,
-        pendingCreditVoid: null,
+        pendingOperation: null,
         updatedAt: event.data.refundedAt,
       };
     }
     case 'RefundDeclined':
-      return { ...s, pendingCreditVoid: null, updatedAt: event.data.declinedAt };
+      return { ...s, pendingOperation: null, updatedAt: event.data.declinedAt };
     case 'AuthorizationReversed': {
       const held = Math.max(0, s.heldAmount - event.data.amount);
       return {
@@ -204,12 +230,12 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         reversedAmount: s.reversedAmount + event.data.amount,
         phase: held === 0 ? 'reversed' : s.phase,
         status: held === 0 ? 'REVERSAL' : s.status,
-        pendingCreditVoid: null,
+        pendingOperation: null,
         updatedAt: event.data.reversedAt,
       };
     }
     case 'ReversalDeclined':
-      return { ...s, pendingCreditVoid: null, updatedAt: event.data.declinedAt };
+      return { ...s, pendingOperation: null, updatedAt: event.data.declinedAt };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -1,0 +1,43 @@
+import type { EventStore } from '../../application/ports/event-store';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { PostgresEventStore } from './postgres-event-store';
+import { SqliteEventStore } from './sqlite-event-store';
+
+export interface EventStoreConfig {
+  kind: 'sqlite' | 'postgres' | 'eventstoredb';
+  /** For `sqlite`: path of the database file (or ':memory:'). */
+  sqliteFile?: string;
+  /** For `postgres`: connection string. */
+  databaseUrl?: string;
+  /** For `eventstoredb`: connection string, e.g. `esdb://localhost:2113?tls=false`. */
+  esdbUrl?: string;
+  /** How often subscriptions poll; each adapter has its own default. */
+  pollIntervalMs?: number;
+}
+
+/** Opens the configured event store, ready to use (the PostgreSQL table is created if missing). */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return new SqliteEventStore({
+        filename: required(config.sqliteFile, 'sqliteFile', config.kind),
+        pollIntervalMs: config.pollIntervalMs,
+      });
+    case 'postgres':
+      return PostgresEventStore.create({
+        connectionString: required(config.databaseUrl, 'databaseUrl', config.kind),
+        pollIntervalMs: config.pollIntervalMs,
+      });
+    case 'eventstoredb':
+      return new EventStoreDbEventStore({
+        connectionString: required(config.esdbUrl, 'esdbUrl', config.kind),
+      });
+    default:
+      throw new Error(`unknown event store kind: ${String((config as { kind: unknown }).kind)}`);
+  }
+}
+
+function required(value: string | undefined, name: string, kind: string): string {
+  if (!value) throw new Error(`event store kind "${kind}" needs ${name}`);
+  return value;
+}

@@ -1,0 +1,364 @@
+import { Client, Pool, type PoolClient } from 'pg';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type ReadAllOptions,
+  type StoredEvent,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedVersionError,
+} from '../../application/ports/event-store';
+import {
+  checkExpectedVersion,
+  EventIdConflictError,
+  type ExistingEventRow,
+  PollingSubscription,
+  resolveRetry,
+  validateAppend,
+} from './shared';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Fallback polling interval of subscriptions, for when a notification is lost. Default 100 ms. */
+  pollIntervalMs?: number;
+  /** Maximum connections of the pool. Default 10. */
+  poolSize?: number;
+}
+
+/** Channel on which every append transaction notifies, so subscribers wake without polling. */
+const CHANNEL = 'gateway_events';
+/** Advisory lock keys; arbitrary constants, only required to be the same in every process. */
+const APPEND_LOCK_KEY = 7_340_912_001;
+const SCHEMA_LOCK_KEY = 7_340_912_002;
+const LISTENER_RETRY_MS = 1000;
+
+const SCHEMA = `
+  create table if not exists events (
+    position bigint generated always as identity primary key,
+    stream_id text not null,
+    version bigint not null,
+    event_id text not null,
+    type text not null,
+    schema_version integer not null,
+    data jsonb not null,
+    metadata jsonb not null,
+    recorded_at timestamptz not null default now(),
+    constraint events_stream_version_unique unique (stream_id, version),
+    constraint events_event_id_unique unique (event_id)
+  )`;
+
+const COLUMNS =
+  'position::text, stream_id, version::text, event_id, type, schema_version, data, metadata, recorded_at';
+
+interface EventRow {
+  position: string;
+  stream_id: string;
+  version: string;
+  event_id: string;
+  type: string;
+  schema_version: number;
+  data: Record<string, unknown>;
+  metadata: StoredEvent['metadata'];
+  recorded_at: Date;
+}
+
+export class PostgresEventStore implements EventStore {
+  private readonly pool: Pool;
+  private readonly connectionString: string;
+  private readonly pollIntervalMs: number;
+  private readonly wakeListeners = new Set<() => void>();
+  private readonly subscriptions = new Set<PollingSubscription>();
+  private listener: Client | undefined;
+  private listenerStarting = false;
+  private listenerRetry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  /** Prefer `PostgresEventStore.create`, which also makes sure the table exists. */
+  constructor(options: PostgresEventStoreOptions) {
+    this.connectionString = options.connectionString;
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+    const store = new PostgresEventStore(options);
+    try {
+      await store.init();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Creates the table if missing. Safe when several processes start at the same time. */
+  async init(): Promise<void> {
+    await this.transaction(async (client) => {
+      // `create table if not exists` is not atomic against a concurrent one (both can pass the
+      // existence check, one then fails on the catalog's unique index), hence the lock.
+      await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+      await client.query(SCHEMA);
+    });
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    this.assertOpen();
+    validateAppend(streamId, events);
+    const result = await this.transaction(async (client) => {
+      // Positions come from a sequence, which hands out numbers at insert time, not at commit
+      // time: without care, transaction A could take 10, B take 11 and commit first, and a reader
+      // that just saw 11 would move its checkpoint past 10 and never see A's event. Holding one
+      // fixed advisory lock from before the insert until commit (xact locks are released only
+      // after the commit is visible) makes allocation and commit happen in the same serial
+      // order, so what a reader sees is always a gap-free prefix of the committed positions
+      // (rolled-back numbers leave holes nobody waits for). Appends to different streams are
+      // serialized only for the short insert-and-commit.
+      await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
+      const check = await client.query<{ current: string | null; existing: RawExisting[] }>(
+        `select
+           (select max(version) from events where stream_id = $1)::text as current,
+           coalesce(
+             (select json_agg(json_build_object(
+                'eventId', event_id, 'streamId', stream_id,
+                'version', version::text, 'position', position::text))
+              from events where event_id = any($2::text[])),
+             '[]'::json) as existing`,
+        [streamId, events.map((event) => event.id)],
+      );
+      const row = check.rows[0]!;
+      const retry = resolveRetry(streamId, events, row.existing.map(toExisting));
+      if (retry) return { result: retry, wrote: false };
+      const current = row.current === null ? null : BigInt(row.current);
+      checkExpectedVersion(streamId, expected, current);
+      // The notification is part of the same statement to save a round trip while holding the lock;
+      // it is delivered only if the transaction commits.
+      const inserted = await client.query<{ position: string; version: string }>(
+        `with inserted as (
+           insert into events (stream_id, version, event_id, type, schema_version, data, metadata)
+           select $1, $2::bigint + e.ord, e.value->>'id', e.value->>'type',
+                  (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
+           from jsonb_array_elements($3::jsonb) with ordinality as e(value, ord)
+           order by e.ord
+           returning position, version
+         ), notified as (select pg_notify($4, '') as ignored)
+         select inserted.position::text, inserted.version::text from inserted cross join notified`,
+        [
+          streamId,
+          (current ?? -1n).toString(),
+          JSON.stringify(
+            events.map((event) => ({
+              id: event.id,
+              type: event.type,
+              schemaVersion: event.schemaVersion,
+              data: event.data,
+              metadata: event.metadata ?? {},
+            })),
+          ),
+          CHANNEL,
+        ],
+      );
+      const last = inserted.rows
+        .map((r) => ({ position: BigInt(r.position), version: BigInt(r.version) }))
+        .reduce((a, b) => (b.version > a.version ? b : a));
+      return { result: { nextExpectedVersion: last.version, position: last.position }, wrote: true };
+    }).catch(async (error: unknown) => {
+      throw await this.translateError(error, streamId, expected);
+    });
+    if (result.wrote) this.wakeAll();
+    return result.result;
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${COLUMNS} from events where stream_id = $1 order by events.version`,
+      [streamId],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.readAfter(options.after ?? null, options.maxCount);
+  }
+
+  async headPosition(): Promise<bigint | null> {
+    this.assertOpen();
+    const { rows } = await this.pool.query<{ head: string | null }>(
+      'select max(position)::text as head from events',
+    );
+    return rows[0]!.head === null ? null : BigInt(rows[0]!.head);
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    this.assertOpen();
+    const subscription = new PollingSubscription(
+      {
+        readAfter: (after, maxCount) => this.readAfter(after, maxCount),
+        onWake: (listener) => {
+          this.wakeListeners.add(listener);
+          this.startListener();
+          return () => this.wakeListeners.delete(listener);
+        },
+        pollIntervalMs: this.pollIntervalMs,
+      },
+      options,
+      (finished) => this.subscriptions.delete(finished),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    clearTimeout(this.listenerRetry);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  private async readAfter(after: bigint | null, maxCount: number | undefined): Promise<StoredEvent[]> {
+    // LIMIT NULL is PostgreSQL for "no limit".
+    const { rows } = await this.pool.query<EventRow>(
+      `select ${COLUMNS} from events where events.position > $1 order by events.position limit $2`,
+      [(after ?? -1n).toString(), maxCount ?? null],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => {
+        // The connection is unusable; it must not go back into the pool.
+        broken = rollbackError;
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async translateError(error: unknown, streamId: string, expected: ExpectedVersion): Promise<unknown> {
+    if (!isUniqueViolation(error)) return error;
+    if (error.constraint === 'events_stream_version_unique') {
+      // Only reachable if some writer inserts without taking the append lock; still the same
+      // conflict as far as the caller is concerned.
+      const current = await this.currentVersion(streamId).catch(() => null);
+      return new WrongExpectedVersionError(streamId, expected, current);
+    }
+    if (error.constraint === 'events_event_id_unique') {
+      return new EventIdConflictError(`append to ${streamId} reuses an event id stored concurrently`);
+    }
+    return error;
+  }
+
+  private async currentVersion(streamId: string): Promise<bigint | null> {
+    const { rows } = await this.pool.query<{ current: string | null }>(
+      'select max(version)::text as current from events where stream_id = $1',
+      [streamId],
+    );
+    return rows[0]!.current === null ? null : BigInt(rows[0]!.current);
+  }
+
+  private wakeAll(): void {
+    for (const listener of this.wakeListeners) listener();
+  }
+
+  /**
+   * One LISTEN connection per store, shared by its subscriptions. If it cannot be opened or
+   * drops, subscriptions keep working on polling alone and the connection is retried.
+   */
+  private startListener(): void {
+    if (this.closed || this.listener || this.listenerStarting) return;
+    this.listenerStarting = true;
+    const client = new Client({ connectionString: this.connectionString });
+    const drop = (): void => {
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => undefined);
+      this.scheduleListenerRetry();
+    };
+    client.on('notification', () => this.wakeAll());
+    client.on('error', drop);
+    client.on('end', () => {
+      if (this.listener === client) drop();
+    });
+    client
+      .connect()
+      .then(() => client.query(`listen ${CHANNEL}`))
+      .then(() => {
+        this.listenerStarting = false;
+        if (this.closed) {
+          client.end().catch(() => undefined);
+          return;
+        }
+        this.listener = client;
+        // Events committed while the connection was being set up raised no notification here.
+        this.wakeAll();
+      })
+      .catch(() => {
+        this.listenerStarting = false;
+        drop();
+      });
+  }
+
+  private scheduleListenerRetry(): void {
+    if (this.closed || this.listenerRetry || this.wakeListeners.size === 0) return;
+    this.listenerRetry = setTimeout(() => {
+      this.listenerRetry = undefined;
+      this.startListener();
+    }, LISTENER_RETRY_MS);
+    this.listenerRetry.unref();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
+
+interface RawExisting {
+  eventId: string;
+  streamId: string;
+  version: string;
+  position: string;
+}
+
+function toExisting(row: RawExisting): ExistingEventRow {
+  return {
+    eventId: row.eventId,
+    streamId: row.streamId,
+    version: BigInt(row.version),
+    position: BigInt(row.position),
+  };
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    version: BigInt(row.version),
+    position: BigInt(row.position),
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}
+
+function isUniqueViolation(error: unknown): error is { code: string; constraint?: string } {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,223 @@
+/**
+ * Pieces the event store adapters share, so the three of them cannot drift apart on the rules the
+ * contract suite holds them to: expected-version checks, idempotent re-appends and the catch-up
+ * subscription loop.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  type AppendResult,
+  type ExpectedVersion,
+  type NewEvent,
+  type StoredEvent,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedVersionError,
+} from '../../application/ports/event-store';
+
+/**
+ * Thrown when an append re-uses event ids in a way that is neither a fresh write nor an exact
+ * retry of an earlier append (some ids stored, or stored in another stream). Retrying will not
+ * help: the caller built the events wrongly.
+ */
+export class EventIdConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventIdConflictError';
+  }
+}
+
+/** Rejects appends that no store could perform sensibly, before any I/O. */
+export function validateAppend(streamId: string, events: NewEvent[]): void {
+  if (typeof streamId !== 'string' || streamId.length === 0) {
+    throw new TypeError('append needs a non-empty stream id');
+  }
+  if (events.length === 0) {
+    // An empty append has no "last appended event" to report a position for.
+    throw new TypeError(`append to ${streamId} needs at least one event`);
+  }
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (ids.has(event.id)) {
+      throw new EventIdConflictError(`append to ${streamId} repeats event id ${event.id}`);
+    }
+    ids.add(event.id);
+  }
+}
+
+export function checkExpectedVersion(
+  streamId: string,
+  expected: ExpectedVersion,
+  current: bigint | null,
+): void {
+  const ok =
+    expected.kind === 'any' ||
+    (expected.kind === 'no_stream' && current === null) ||
+    (expected.kind === 'exact' && current === expected.version);
+  if (!ok) throw new WrongExpectedVersionError(streamId, expected, current);
+}
+
+export interface ExistingEventRow {
+  eventId: string;
+  streamId: string;
+  version: bigint;
+  position: bigint;
+}
+
+/**
+ * Decides what an append means given the rows that already carry its event ids.
+ * Returns the original result when the append is an exact retry (all ids, same stream, same
+ * order), `null` when none of the ids exist, and throws otherwise. A retry succeeds whatever its
+ * expected version says, because the first attempt already passed that check: a client that lost
+ * the response must be able to retry safely.
+ */
+export function resolveRetry(
+  streamId: string,
+  events: NewEvent[],
+  existing: ExistingEventRow[],
+): AppendResult | null {
+  if (existing.length === 0) return null;
+  const byId = new Map(existing.map((row) => [row.eventId, row]));
+  const rows = events.map((event) => byId.get(event.id));
+  const exactRetry =
+    rows.every((row) => row !== undefined && row.streamId === streamId) &&
+    rows.every((row, i) => row!.version === rows[0]!.version + BigInt(i));
+  if (!exactRetry) {
+    const elsewhere = existing.find((row) => row.streamId !== streamId);
+    throw new EventIdConflictError(
+      elsewhere
+        ? `event id ${elsewhere.eventId} is already stored in stream ${elsewhere.streamId}, not ${streamId}`
+        : `append to ${streamId} partly repeats stored events (${existing.length} of ${events.length} ids exist)`,
+    );
+  }
+  const last = rows[rows.length - 1]!;
+  return { nextExpectedVersion: last.version, position: last.position };
+}
+
+const handlerContext = new AsyncLocalStorage<object>();
+
+/**
+ * Runs a subscription handler so that a `stop()` issued from inside it can tell: waiting for the
+ * running handler there would wait for itself forever.
+ */
+export async function runHandler(owner: object, call: () => Promise<void> | void): Promise<void> {
+  await handlerContext.run(owner, async () => {
+    await call();
+  });
+}
+
+export function isInsideHandlerOf(owner: object): boolean {
+  return handlerContext.getStore() === owner;
+}
+
+export function reportError(options: SubscribeOptions, error: unknown): void {
+  try {
+    options.onError?.(error);
+  } catch {
+    // A failing error callback must not turn into an unhandled rejection of the loop.
+  }
+}
+
+/** What a store offers the polling subscription loop. */
+export interface PollingSource {
+  readAfter(after: bigint | null, maxCount: number): Promise<StoredEvent[]>;
+  /** Registers a callback fired when new events may exist; returns a function that unregisters it. */
+  onWake(listener: () => void): () => void;
+  pollIntervalMs: number;
+}
+
+const BATCH_SIZE = 500;
+/** Consecutive read failures tolerated (with backoff) before the subscription gives up. */
+const MAX_READ_FAILURES = 5;
+
+/**
+ * Catch-up subscription over a store that can be read by position: reads batches after the last
+ * delivered position, hands events over one at a time, and when caught up sleeps until woken or
+ * until the poll interval passes. Polling is what makes writes of other processes visible; the
+ * wake-up only shortens the latency for writes this process can see.
+ */
+export class PollingSubscription implements Subscription {
+  private stopped = false;
+  private wakePending = false;
+  private wakeWaiter: (() => void) | undefined;
+  private readonly finished: Promise<void>;
+
+  constructor(
+    private readonly source: PollingSource,
+    private readonly options: SubscribeOptions,
+    onFinished: (subscription: PollingSubscription) => void,
+  ) {
+    const unregister = source.onWake(() => this.wake());
+    this.finished = this.run()
+      .catch((error) => reportError(this.options, error))
+      .finally(() => {
+        unregister();
+        onFinished(this);
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    if (isInsideHandlerOf(this)) return;
+    await this.finished;
+  }
+
+  private wake(): void {
+    this.wakePending = true;
+    const waiter = this.wakeWaiter;
+    this.wakeWaiter = undefined;
+    waiter?.();
+  }
+
+  private async run(): Promise<void> {
+    let after = this.options.after;
+    let failures = 0;
+    while (!this.stopped) {
+      // Cleared before reading: a wake-up that arrives during the read must cause another read.
+      this.wakePending = false;
+      let batch: StoredEvent[];
+      try {
+        batch = await this.source.readAfter(after, BATCH_SIZE);
+        failures = 0;
+      } catch (error) {
+        if (this.stopped) return;
+        failures += 1;
+        if (failures >= MAX_READ_FAILURES) {
+          this.stopped = true;
+          reportError(this.options, error);
+          return;
+        }
+        await this.sleep(this.source.pollIntervalMs * 2 ** failures);
+        continue;
+      }
+      for (const event of batch) {
+        if (this.stopped) return;
+        try {
+          await runHandler(this, () => this.options.onEvent(event));
+        } catch (error) {
+          this.stopped = true;
+          reportError(this.options, error);
+          return;
+        }
+        after = event.position;
+      }
+      if (batch.length < BATCH_SIZE && !this.wakePending) {
+        await this.sleep(this.source.pollIntervalMs);
+      }
+    }
+  }
+
+  /** Sleeps until woken, stopped or the time has passed. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped || this.wakePending) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.wakeWaiter === done) this.wakeWaiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeWaiter = done;
+    });
+  }
+}

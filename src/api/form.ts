@@ -1,0 +1,38 @@
+/**
+ * Form bodies arrive either url-encoded (already nested: `parameters[key]` -> {parameters: {key}})
+ * or multipart (flat names, values possibly in arrays). Both become the same nested object here so
+ * one set of validators serves both.
+ */
+export type FormBody = Record<string, unknown>;
+
+const MAX_DEPTH = 5;
+
+export function normalizeForm(body: unknown): FormBody {
+  const out: FormBody = {};
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
+  for (const [rawKey, rawValue] of Object.entries(body as Record<string, unknown>)) {
+    const value = Array.isArray(rawValue) && rawValue.length === 1 && !rawKey.endsWith('[]') ? rawValue[0] : rawValue;
+    const path = splitBrackets(rawKey);
+    if (!path) {
+      out[rawKey] = value;
+      continue;
+    }
+    let node: Record<string, unknown> = out;
+    for (let i = 0; i < path.length - 1; i++) {
+      const next = node[path[i]];
+      if (!next || typeof next !== 'object' || Array.isArray(next)) node[path[i]] = {};
+      node = node[path[i]] as Record<string, unknown>;
+    }
+    node[path[path.length - 1]] = value;
+  }
+  return out;
+}
+
+/** `a[b][c]` -> ['a','b','c']; null when the name has no brackets or is malformed. */
+function splitBrackets(name: string): string[] | null {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(name);
+  if (!match) return null;
+  const parts = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+  if (parts.length > MAX_DEPTH || parts.some((p) => p === '')) return null;
+  return parts;
+}

@@ -1,0 +1,94 @@
+/**
+ * The sandbox's non-3DS redirect page and the generic auto-posting form used to send a payer's
+ * browser on to another URL with POST fields (ACS, merchant return URL).
+ */
+
+import { formatMinor } from '../../domain/money';
+import { assertFormTarget, escapeHtml, renderHostedPage } from './acs-page';
+
+export { escapeHtml, HOSTED_PAGE_CSP } from './acs-page';
+
+/** Path the API serves AUTO_SUBMIT_JS from (with `Content-Type: text/javascript`). */
+export const AUTO_SUBMIT_PATH = '/assets/auto-submit.js';
+
+/**
+ * Submits the page's `form[data-auto-submit]` once the document is parsed. It lives in its own
+ * file because the hosted-page CSP forbids inline scripts. The prototype's `submit` is called
+ * because a posted field named "submit" would shadow `form.submit`. Without JavaScript the
+ * payer simply presses the visible Continue button.
+ */
+export const AUTO_SUBMIT_JS = `(function () {
+  'use strict';
+  var form = document.querySelector('form[data-auto-submit]');
+  if (!form || form.getAttribute('data-submitted') === 'true') return;
+  form.setAttribute('data-submitted', 'true');
+  HTMLFormElement.prototype.submit.call(form);
+})();
+`;
+
+export type LinkTarget = '_blank' | '_self' | '_parent' | '_top';
+const LINK_TARGETS: ReadonlySet<string> = new Set(['_blank', '_self', '_parent', '_top']);
+
+export interface AutoPostOptions {
+  title?: string;
+  /** Browsing context for the post, e.g. `_top` to leave an iframe. */
+  target?: LinkTarget;
+}
+
+/** A page that posts `fields` to `url` by itself, with a visible Continue button as the fallback. */
+export function renderAutoPostForm(
+  url: string,
+  fields: Readonly<Record<string, string>>,
+  options: AutoPostOptions = {},
+): string {
+  const action = assertFormTarget(url);
+  if (options.target !== undefined && !LINK_TARGETS.has(options.target)) {
+    throw new TypeError('Link target must be one of _blank, _self, _parent, _top');
+  }
+  const target = options.target ? ` target="${escapeHtml(options.target)}"` : '';
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `  <input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const title = options.title ?? 'Continuing your payment';
+  const main = `<h1 id="title">${escapeHtml(title)}</h1>
+<p id="help">You are being taken to the next step. If nothing happens, select Continue.</p>
+<form method="post" action="${escapeHtml(action)}"${target} data-auto-submit aria-labelledby="title" aria-describedby="help">
+${inputs}
+  <div class="actions">
+    <button type="submit">Continue</button>
+  </div>
+</form>`;
+  return renderHostedPage({ title, main, scripts: [AUTO_SUBMIT_PATH] });
+}
+
+export interface RedirectPageInput {
+  /** Where the form posts; the gateway endpoint that completes the redirect. */
+  completionUrl: string;
+  /** The redirect signature from the link (`sig`), posted back for verification. */
+  signature: string;
+  /** Minor units; shown with the currency when both are given. */
+  amount?: number;
+  currency?: string;
+}
+
+/**
+ * Posts `sig` and `decision` (`continue` or `cancel`, from the button pressed) to completionUrl.
+ */
+export function renderRedirectPage(input: RedirectPageInput): string {
+  const action = assertFormTarget(input.completionUrl);
+  const amount =
+    input.amount !== undefined && input.currency !== undefined
+      ? `\n<dl>\n  <dt>Amount</dt>\n  <dd>${escapeHtml(`${formatMinor(input.amount, input.currency)} ${input.currency}`)}</dd>\n</dl>`
+      : '';
+  const main = `<span class="badge">Sandbox</span>
+<h1 id="title">Payment provider redirect (sandbox)</h1>
+<p id="help">This test page stands in for an external payment provider. Continue to simulate the payer completing the payment, or cancel to simulate the payer abandoning it.</p>${amount}
+<form method="post" action="${escapeHtml(action)}" aria-labelledby="title" aria-describedby="help">
+  <input type="hidden" name="sig" value="${escapeHtml(input.signature)}">
+  <div class="actions">
+    <button type="submit" name="decision" value="continue">Continue</button>
+    <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
+  </div>
+</form>`;
+  return renderHostedPage({ title: 'Payment provider redirect (sandbox)', main });
+}

@@ -1,0 +1,342 @@
+/**
+ * `POST /post`: the S2S CARD form API. Checks run in a fixed order so merchants get the most useful
+ * refusal: action allowlist, key environment, merchant, IP allowlist, field validation, hash, then
+ * business rules and existence (validation always before existence, spec Errors rule 2).
+ */
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import { parseExpiry, validatePan } from '../../domain/card';
+import { DomainError } from '../../domain/errors';
+import { keyEnvironment } from '../../domain/merchant/keys';
+import { ipAllowed } from '../../domain/merchant/ip-allowlist';
+import { isCurrency, parseAmount } from '../../domain/money';
+import type { PayerSnapshot } from '../../domain/payment/events';
+import type { ExistingPayment } from '../../domain/payment/state';
+import {
+  constantTimeEqualHex,
+  orderIdHash,
+  saleCardHash,
+  saleTokenHash,
+  transIdHash,
+} from '../../domain/signatures';
+import type { MerchantAccount, MerchantService } from '../../application/merchant-service';
+import {
+  CardTokenNotFoundError,
+  DuplicatePaymentError,
+  type PaymentService,
+  type SaleCard,
+} from '../../application/payment-service';
+import type { Clock } from '../../application/ports/clock';
+import type { Environment } from '../../domain/merchant/events';
+import { ApiError, errors, type FieldError } from '../errors';
+import { normalizeForm, type FormBody } from '../form';
+import { compileValidator, type Validator } from '../validation';
+import type Ajv from 'ajv';
+import { byOrderSchema, byTransIdSchema, captureSchema, creditVoidSchema, saleSchema } from './schemas';
+import { saleResponse, statusResponse, viewOf, type PaymentView } from './responses';
+
+/** What status lookups need from the read side. */
+export interface PaymentQueries {
+  paymentView(paymentId: string): Promise<(PaymentView & { merchantId: string }) | undefined>;
+  latestPaymentViewByOrder(merchantId: string, orderId: string): Promise<PaymentView | undefined>;
+  /** Read-your-writes: waits until the read models include everything appended so far. */
+  catchUpToHead(timeoutMs?: number): Promise<boolean>;
+}
+
+export interface S2sDeps {
+  merchants: MerchantService;
+  payments: PaymentService;
+  queries: PaymentQueries;
+  clock: Clock;
+  environment: Environment;
+  ajv: Ajv;
+}
+
+/** Exhaustive and case-sensitive: anything else is 404 (spec, S2S section). */
+const CARD_ACTIONS = ['SALE', 'GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER', 'CAPTURE', 'VOID', 'CREDITVOID'] as const;
+type CardAction = (typeof CARD_ACTIONS)[number];
+
+interface ActionContext {
+  form: FormBody;
+  merchant: MerchantAccount;
+  requestId: string;
+  ip: string;
+}
+
+export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
+  const validators: Record<CardAction, Validator> = {
+    SALE: compileValidator(deps.ajv, saleSchema),
+    GET_TRANS_STATUS: compileValidator(deps.ajv, byTransIdSchema),
+    GET_TRANS_STATUS_BY_ORDER: compileValidator(deps.ajv, byOrderSchema),
+    CAPTURE: compileValidator(deps.ajv, captureSchema),
+    VOID: compileValidator(deps.ajv, byTransIdSchema),
+    CREDITVOID: compileValidator(deps.ajv, creditVoidSchema),
+  };
+  const handlers: Record<CardAction, (c: ActionContext) => Promise<Record<string, unknown>>> = {
+    SALE: (c) => sale(deps, c),
+    GET_TRANS_STATUS: (c) => transStatus(deps, c),
+    GET_TRANS_STATUS_BY_ORDER: (c) => transStatusByOrder(deps, c),
+    CAPTURE: (c) => capture(deps, c),
+    VOID: (c) => voidPayment(deps, c),
+    CREDITVOID: (c) => creditVoid(deps, c),
+  };
+
+  router.post('/post', async (ctx: Koa.Context) => {
+    const form = normalizeForm((ctx.request as { body?: unknown }).body);
+    const action = form.action;
+    if (typeof action !== 'string' || !(CARD_ACTIONS as readonly string[]).includes(action)) {
+      throw errors.routeNotSupported();
+    }
+    const cardAction = action as CardAction;
+    const clientKey = form.client_key;
+    if (typeof clientKey !== 'string' || clientKey.length === 0) {
+      throw errors.invalid([errors.field('client_key', 'This value should not be blank.')]);
+    }
+    const keyEnv = keyEnvironment(clientKey);
+    if (keyEnv !== null && keyEnv !== deps.environment) throw errors.otherEnvironmentKey();
+    const merchant = await deps.merchants.byClientKey(clientKey);
+    if (!merchant) throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
+    if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
+    const fieldErrors = validators[cardAction](form);
+    if (fieldErrors.length) throw errors.invalid(fieldErrors);
+    ctx.body = await handlers[cardAction]({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip });
+  });
+}
+
+function str(form: FormBody, name: string): string | undefined {
+  const v = form[name];
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+function requireHash(form: FormBody, expected: string): void {
+  if (!constantTimeEqualHex(String(form.hash).toLowerCase(), expected)) throw errors.hash();
+}
+
+async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const now = deps.clock.now();
+  const fieldErrors: FieldError[] = [];
+  const currency = form.order_currency as string;
+  if (!isCurrency(currency)) fieldErrors.push(errors.field('order_currency', 'This value is not a valid currency.'));
+  const amountText = form.order_amount as string;
+  const amount = isCurrency(currency) ? parseAmount(amountText, currency) : null;
+  if (amount && !amount.ok) fieldErrors.push(errors.field('order_amount', amount.reason));
+
+  const cardNumber = str(form, 'card_number');
+  const cardToken = str(form, 'card_token');
+  let card: SaleCard | null = null;
+  if (cardNumber && cardToken) {
+    fieldErrors.push(errors.field('card_token', 'Send either card_number or card_token, not both.'));
+  } else if (cardNumber) {
+    const pan = validatePan(cardNumber);
+    if (!pan.ok) fieldErrors.push(errors.field('card_number', 'This value is not a valid card number.'));
+    for (const f of ['card_exp_month', 'card_exp_year', 'card_cvv2']) {
+      if (!str(form, f)) fieldErrors.push(errors.field(f, 'This value should not be blank.'));
+    }
+    const month = str(form, 'card_exp_month');
+    const year = str(form, 'card_exp_year');
+    if (month && year) {
+      const expiry = parseExpiry(month, year, now);
+      if (!expiry.ok) fieldErrors.push(errors.field('card_exp_year', expiry.reason));
+      else if (pan.ok) {
+        card = {
+          kind: 'number',
+          number: cardNumber,
+          expMonth: expiry.expMonth,
+          expYear: expiry.expYear,
+          cvv: str(form, 'card_cvv2'),
+          holder: [str(form, 'payer_first_name'), str(form, 'payer_last_name')].filter(Boolean).join(' ') || undefined,
+        };
+      }
+    }
+  } else if (cardToken) {
+    card = { kind: 'token', token: cardToken };
+  } else {
+    fieldErrors.push(errors.field('card_number', 'This value should not be blank.'));
+  }
+  if (fieldErrors.length || !card || !amount || !amount.ok) throw errors.invalid(fieldErrors);
+
+  const kind = form.auth === 'Y' ? 'authorization' : 'sale';
+  const recurringInit = form.recurring_init === 'Y';
+  // Zero is an amount only for a card check: an authorization or the start of a recurring chain.
+  if (amount.minor === 0 && kind === 'sale' && !recurringInit) throw errors.zeroAmount();
+
+  const payerEmail = str(form, 'payer_email');
+  const expectedHash =
+    card.kind === 'number'
+      ? saleCardHash({ payerEmail, password: merchant.password, cardNumber: card.number })
+      : saleTokenHash({ payerEmail, password: merchant.password, cardToken: card.token });
+  requireHash(form, expectedHash);
+
+  if (kind === 'authorization' && merchant.paymentMode === 'SMS') throw errors.actionNotSupported();
+  if (kind === 'sale' && merchant.paymentMode === 'DMS') throw errors.actionNotSupported();
+
+  const payer: PayerSnapshot = {};
+  const payerFields: [keyof PayerSnapshot, string][] = [
+    ['firstName', 'payer_first_name'],
+    ['lastName', 'payer_last_name'],
+    ['email', 'payer_email'],
+    ['phone', 'payer_phone'],
+    ['address', 'payer_address'],
+    ['country', 'payer_country'],
+    ['state', 'payer_state'],
+    ['city', 'payer_city'],
+    ['zip', 'payer_zip'],
+    ['ip', 'payer_ip'],
+    ['birthDate', 'payer_birth_date'],
+  ];
+  for (const [key, field] of payerFields) {
+    const v = str(form, field);
+    if (v !== undefined) payer[key] = v;
+  }
+  try {
+    const result = await deps.payments.sale({
+      merchantId: merchant.merchantId,
+      kind,
+      orderId: form.order_id as string,
+      orderDescription: form.order_description as string,
+      currency,
+      amount: amount.minor,
+      amountText,
+      card,
+      payer,
+      termUrl3ds: str(form, 'term_url_3ds') ?? null,
+      notificationUrl: str(form, 'notification_url') ?? null,
+      customData: (form.custom_data as Record<string, unknown>) ?? null,
+      parameters: (form.parameters as Record<string, unknown>) ?? null,
+      recurringInit,
+      storeCard: card.kind === 'number' && (form.req_token === 'Y' || recurringInit),
+      correlationId: requestId,
+    });
+    return saleResponse(viewOf(result.payment));
+  } catch (error) {
+    if (error instanceof DuplicatePaymentError) throw errors.duplicate();
+    if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
+    throw error;
+  }
+}
+
+async function transStatus(deps: S2sDeps, { form, merchant }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form, transIdHash(transId, merchant.password));
+  await deps.queries.catchUpToHead();
+  const view = await deps.queries.paymentView(transId);
+  if (!view || view.merchantId !== merchant.merchantId) throw errors.transactionNotFound();
+  return statusResponse('GET_TRANS_STATUS', view);
+}
+
+async function transStatusByOrder(deps: S2sDeps, { form, merchant }: ActionContext) {
+  const orderId = form.order_id as string;
+  requireHash(form, orderIdHash(orderId, merchant.password));
+  await deps.queries.catchUpToHead();
+  const view = await deps.queries.latestPaymentViewByOrder(merchant.merchantId, orderId);
+  if (!view) throw errors.orderNotFound();
+  return statusResponse('GET_TRANS_STATUS_BY_ORDER', view);
+}
+
+function optionalAmount(form: FormBody, name: string, currency: string): { minor: number; text: string } | null {
+  const text = str(form, name);
+  if (text === undefined) return null;
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) throw errors.invalid([errors.field(name, parsed.reason)]);
+  return { minor: parsed.minor, text };
+}
+
+/** Existence is checked on the stream itself (the source of truth), never on a lagging read model. */
+async function currentPayment(deps: S2sDeps, merchant: MerchantAccount, transId: string): Promise<ExistingPayment | null> {
+  try {
+    const p = await deps.payments.current(transId);
+    return p.merchantId === merchant.merchantId ? p : null;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payment_not_found') return null;
+    throw error;
+  }
+}
+
+function mapDomainError(error: unknown, notFound: () => ApiError): never {
+  if (error instanceof DomainError) {
+    switch (error.code) {
+      case 'payment_not_found':
+        throw notFound();
+      case 'capture_not_allowed':
+        throw errors.captureNotPending();
+      case 'void_not_allowed':
+        throw errors.voidNotAllowed();
+      case 'refund_not_allowed':
+        throw errors.refundNotAllowed();
+      case 'amount_not_positive':
+        throw errors.zeroAmount();
+      case 'amount_exceeds_available':
+        throw errors.invalid([{ error_code: 100000, error_message: error.message }]);
+      case 'operation_in_progress':
+        throw new ApiError(409, 100000, error.message);
+      default:
+        break;
+    }
+  }
+  throw error;
+}
+
+async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form, transIdHash(transId, merchant.password));
+  const payment = await currentPayment(deps, merchant, transId);
+  if (!payment) throw errors.transactionNotFound();
+  const amount = optionalAmount(form, 'amount', payment.currency);
+  try {
+    const { payment: after, outcome } = await deps.payments.capture(merchant.merchantId, transId, amount, requestId);
+    const base = {
+      action: 'CAPTURE',
+      order_id: after.orderId,
+      trans_id: after.paymentId,
+      trans_date: deps.clock.now().toISOString().slice(0, 19).replace('T', ' '),
+      amount: amount?.text ?? after.amountText,
+      currency: after.currency,
+    };
+    if (outcome.outcome === 'success') return { ...base, result: 'SUCCESS', status: 'SETTLED', descriptor: after.descriptor ?? '' };
+    if (outcome.outcome === 'declined') return { ...base, result: 'DECLINED', status: after.status, decline_reason: outcome.reason };
+    return { ...base, result: 'ACCEPTED', status: after.status };
+  } catch (error) {
+    mapDomainError(error, errors.transactionNotFound);
+  }
+}
+
+async function voidPayment(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form, transIdHash(transId, merchant.password));
+  try {
+    const { payment: after, outcome } = await deps.payments.void(merchant.merchantId, transId, requestId);
+    const base = {
+      action: 'VOID',
+      order_id: after.orderId,
+      trans_id: after.paymentId,
+      trans_date: deps.clock.now().toISOString().slice(0, 19).replace('T', ' '),
+    };
+    if (outcome.outcome === 'success') return { ...base, result: 'SUCCESS', status: 'VOID' };
+    if (outcome.outcome === 'declined') return { ...base, result: 'DECLINED', status: after.status, decline_reason: outcome.reason };
+    return { ...base, result: 'ACCEPTED', status: after.status };
+  } catch (error) {
+    mapDomainError(error, errors.paymentNotFound);
+  }
+}
+
+async function creditVoid(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form, transIdHash(transId, merchant.password));
+  const payment = await currentPayment(deps, merchant, transId);
+  if (!payment) throw errors.paymentNotFound();
+  const amount = optionalAmount(form, 'amount', payment.currency)!;
+  try {
+    const { payment: after } = await deps.payments.creditVoid(
+      merchant.merchantId,
+      transId,
+      amount,
+      merchant.refundsEnabled,
+      requestId,
+    );
+    // CREDITVOID only acknowledges; its outcome is reported by callback and status lookup.
+    return { action: 'CREDITVOID', result: 'ACCEPTED', trans_id: after.paymentId, order_id: after.orderId };
+  } catch (error) {
+    mapDomainError(error, errors.paymentNotFound);
+  }
+}
+

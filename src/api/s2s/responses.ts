@@ -1,0 +1,93 @@
+/** S2S CARD response bodies, built from the payment state (command side) or its read row. */
+import type { ExistingPayment } from '../../domain/payment/state';
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC. */
+export function transDate(iso: string): string {
+  return iso.slice(0, 19).replace('T', ' ');
+}
+
+export interface PaymentView {
+  paymentId: string;
+  orderId: string;
+  status: ExistingPayment['status'];
+  phase: ExistingPayment['phase'];
+  amountText: string;
+  currency: string;
+  descriptor: string | null;
+  declineReason: string | null;
+  initiatedAt: string;
+  cardToken: string | null;
+  payerAction: ExistingPayment['payerAction'];
+}
+
+export function viewOf(p: ExistingPayment): PaymentView {
+  return {
+    paymentId: p.paymentId,
+    orderId: p.orderId,
+    status: p.status,
+    phase: p.phase,
+    amountText: p.amountText,
+    currency: p.currency,
+    descriptor: p.descriptor,
+    declineReason: p.declineReason,
+    initiatedAt: p.initiatedAt,
+    cardToken: p.card.token,
+    payerAction: p.payerAction,
+  };
+}
+
+/** The synchronous SALE answer (also what a repeat within the duplicate window gets back). */
+export function saleResponse(p: PaymentView): Record<string, unknown> {
+  const base = { action: 'SALE', order_id: p.orderId, trans_id: p.paymentId, trans_date: transDate(p.initiatedAt) };
+  const money = { descriptor: p.descriptor ?? '', amount: p.amountText, currency: p.currency };
+  const token = p.cardToken ? { card_token: p.cardToken } : {};
+  switch (p.phase) {
+    case 'settled':
+    case 'authorized':
+      return { ...base, result: 'SUCCESS', status: p.status, ...money, ...token };
+    case 'declined':
+      return { ...base, result: 'DECLINED', status: 'DECLINED', decline_reason: p.declineReason ?? 'Declined' };
+    case 'awaiting_3ds':
+    case 'awaiting_redirect': {
+      const action = p.payerAction!;
+      return {
+        ...base,
+        result: 'REDIRECT',
+        status: p.status,
+        ...money,
+        redirect_url: action.url,
+        redirect_params: Object.keys(action.params).length ? action.params : [],
+        redirect_method: 'POST',
+        ...token,
+      };
+    }
+    case 'initiated':
+    case 'outcome_unknown':
+      // The acquirer's answer is not known yet: the outcome follows by callback and status lookup.
+      return { ...base, result: 'ACCEPTED', status: 'PENDING', amount: p.amountText, currency: p.currency };
+    default:
+      // A repeat that arrives after later operations reports where the payment stands now.
+      return { ...base, result: 'SUCCESS', status: p.status, ...money, ...token };
+  }
+}
+
+export function statusResponse(action: string, p: PaymentView): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    action,
+    result: 'SUCCESS',
+    status: p.status,
+    order_id: p.orderId,
+    trans_id: p.paymentId,
+    trans_date: transDate(p.initiatedAt),
+    amount: p.amountText,
+    currency: p.currency,
+  };
+  if (p.descriptor) body.descriptor = p.descriptor;
+  if (p.status === 'DECLINED' && p.declineReason) body.decline_reason = p.declineReason;
+  if ((p.status === '3DS' || p.status === 'REDIRECT') && p.payerAction) {
+    body.redirect_url = p.payerAction.url;
+    body.redirect_params = Object.keys(p.payerAction.params).length ? p.payerAction.params : [];
+    body.redirect_method = 'POST';
+  }
+  return body;
+}

@@ -1,0 +1,93 @@
+/**
+ * JSON schemas of the S2S CARD actions, compiled once at start-up. They check presence and shape;
+ * rules that need computation (Luhn, expiry, amounts per currency, hash) run after them in code.
+ */
+const text = (maxLength: number, minLength = 1) => ({ type: 'string', minLength, maxLength });
+const uuid = { type: 'string', format: 'uuid' };
+const url = { type: 'string', maxLength: 1024, format: 'http-url' };
+const decimal = { type: 'string', maxLength: 32, pattern: '^[0-9]+(\\.[0-9]+)?$' };
+const yesNo = { type: 'string', enum: ['Y', 'N'] };
+const flatObject = {
+  type: 'object',
+  maxProperties: 50,
+  additionalProperties: { type: 'string', maxLength: 1024 },
+};
+
+const common = {
+  action: { type: 'string' },
+  client_key: text(64),
+  hash: { type: 'string', minLength: 32, maxLength: 40, pattern: '^[0-9a-fA-F]+$' },
+};
+
+export const saleSchema = {
+  type: 'object',
+  required: [
+    'client_key',
+    'order_id',
+    'order_amount',
+    'order_currency',
+    'order_description',
+    'payer_first_name',
+    'payer_last_name',
+    'payer_ip',
+    'term_url_3ds',
+    'hash',
+  ],
+  properties: {
+    ...common,
+    order_id: text(255),
+    order_amount: decimal,
+    order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    order_description: text(1024),
+    card_number: { type: 'string', pattern: '^[0-9]{12,19}$' },
+    card_exp_month: { type: 'string', pattern: '^(0?[1-9]|1[0-2])$' },
+    card_exp_year: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$' },
+    card_cvv2: { type: 'string', pattern: '^[0-9]{3,4}$' },
+    card_token: text(128),
+    payer_first_name: text(64),
+    payer_last_name: text(64),
+    payer_middle_name: text(64),
+    payer_birth_date: { type: 'string', format: 'date' },
+    payer_address: text(255),
+    payer_address2: text(255),
+    payer_country: { type: 'string', pattern: '^[A-Z]{2}$' },
+    payer_state: text(64),
+    payer_city: text(64),
+    payer_zip: text(32),
+    payer_email: { type: 'string', maxLength: 256, format: 'email' },
+    payer_phone: text(32),
+    payer_ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+    term_url_3ds: url,
+    term_url_target: { type: 'string', enum: ['_blank', '_self', '_parent', '_top'] },
+    notification_url: url,
+    auth: yesNo,
+    recurring_init: yesNo,
+    req_token: yesNo,
+    parameters: flatObject,
+    custom_data: flatObject,
+  },
+};
+
+export const byTransIdSchema = {
+  type: 'object',
+  required: ['client_key', 'trans_id', 'hash'],
+  properties: { ...common, trans_id: uuid },
+};
+
+export const captureSchema = {
+  type: 'object',
+  required: ['client_key', 'trans_id', 'hash'],
+  properties: { ...common, trans_id: uuid, amount: decimal },
+};
+
+export const creditVoidSchema = {
+  type: 'object',
+  required: ['client_key', 'trans_id', 'amount', 'hash'],
+  properties: { ...common, trans_id: uuid, amount: decimal },
+};
+
+export const byOrderSchema = {
+  type: 'object',
+  required: ['client_key', 'order_id', 'hash'],
+  properties: { ...common, order_id: text(255) },
+};

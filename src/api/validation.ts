@@ -1,0 +1,87 @@
+/**
+ * One ajv instance, schemas compiled once at start-up. Failures become the spec's field errors,
+ * worded as `field: message` so a merchant sees which field to fix.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { errors, type FieldError } from './errors';
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv, ['uuid', 'email', 'ipv4', 'ipv6', 'date']);
+  ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  return ajv;
+}
+
+export type Validator = (body: unknown) => FieldError[];
+
+export function compileValidator(ajv: Ajv, schema: object): Validator {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (body) => (validate(body) ? [] : toFieldErrors(validate.errors ?? []));
+}
+
+function fieldOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return String(error.params.missingProperty);
+  const path = error.instancePath.replace(/^\//, '').split('/').filter(Boolean);
+  if (path.length === 0) return 'body';
+  return path.map((p, i) => (i === 0 ? p : `[${p}]`)).join('');
+}
+
+function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'This value should not be blank.';
+    case 'type':
+      return `This value should be of type ${error.params.type}.`;
+    case 'minLength':
+      return error.params.limit === 1
+        ? 'This value should not be blank.'
+        : `This value is too short. It should have ${error.params.limit} characters or more.`;
+    case 'maxLength':
+      return `This value is too long. It should have ${error.params.limit} characters or less.`;
+    case 'maxProperties':
+      return `This collection should contain ${error.params.limit} elements or less.`;
+    case 'enum':
+      return `The value you selected is not a valid choice. Allowed: ${(error.params.allowedValues as string[]).join(', ')}.`;
+    case 'format':
+      switch (error.params.format) {
+        case 'uuid':
+          return 'This is not a valid UUID.';
+        case 'email':
+          return 'This value is not a valid email address.';
+        case 'http-url':
+          return 'This value is not a valid URL.';
+        case 'date':
+          return 'This value is not a valid date (YYYY-MM-DD).';
+        default:
+          return 'This value is not valid.';
+      }
+    case 'anyOf':
+      return 'This value is not a valid IP address.';
+    default:
+      return 'This value is not valid.';
+  }
+}
+
+function toFieldErrors(list: ErrorObject[]): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of list) {
+    // anyOf reports each failed branch too; its own summary is the useful one.
+    if (e.keyword === 'format' && e.schemaPath.includes('anyOf')) continue;
+    const field = fieldOf(e);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push(errors.field(field, messageOf(e)));
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * The one generic command handler: read the stream, fold it, decide, append expecting the version
+ * that was read. A concurrency conflict means someone else appended in between, so the whole cycle
+ * is run again on fresh state, a bounded number of times. Acquirer calls never happen in here:
+ * they are made between two commands, after the intent is recorded.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+  NO_STREAM,
+  WrongExpectedVersionError,
+  exactly,
+} from './ports/event-store';
+
+export interface DomainEvent {
+  type: string;
+  data: object;
+}
+
+export interface Decider<C, S, E extends DomainEvent> {
+  decide(command: C, state: S): E[];
+  evolve(state: S, event: E): S;
+  initialState(): S;
+  schemaVersion: number;
+}
+
+export interface HandleResult<S, E> {
+  state: S;
+  newEvents: E[];
+  /** Version of the stream after the command (null: stream still does not exist). */
+  version: bigint | null;
+  /** Global position of the last appended event, when anything was appended. */
+  position: bigint | null;
+}
+
+export const MAX_CONFLICT_RETRIES = 5;
+
+/** Turns a stored event back into the domain's `{type, data}`; upcasting of old schemas goes here. */
+export function toDomainEvent<E extends DomainEvent>(stored: StoredEvent): E {
+  return { type: stored.type, data: stored.data } as unknown as E;
+}
+
+export function toNewEvent(event: DomainEvent, schemaVersion: number, metadata: EventMetadata): NewEvent {
+  return {
+    id: randomUUID(),
+    type: event.type,
+    schemaVersion,
+    data: event.data as Record<string, unknown>,
+    metadata,
+  };
+}
+
+export async function loadState<S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<unknown, S, E>, 'evolve' | 'initialState'>,
+): Promise<{ state: S; version: bigint | null; events: StoredEvent[] }> {
+  const stored = await store.readStream(streamId);
+  let state = decider.initialState();
+  for (const e of stored) state = decider.evolve(state, toDomainEvent<E>(e));
+  return { state, version: stored.length ? stored[stored.length - 1].version : null, events: stored };
+}
+
+export async function handleCommand<C, S, E extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C | ((state: S) => C),
+  metadata: EventMetadata = {},
+  /** State the caller just got from a previous command on the same stream: saves one read. */
+  known?: { state: S; version: bigint | null },
+): Promise<HandleResult<S, E>> {
+  for (let attempt = 0; ; attempt++) {
+    const { state, version } = attempt === 0 && known ? known : await loadState(store, streamId, decider);
+    const cmd = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
+    const newEvents = decider.decide(cmd, state);
+    if (newEvents.length === 0) return { state, newEvents, version, position: null };
+    const toAppend = newEvents.map((e) => toNewEvent(e, decider.schemaVersion, metadata));
+    try {
+      const result = await store.append(streamId, toAppend, version === null ? NO_STREAM : exactly(version));
+      const after = newEvents.reduce(decider.evolve, state);
+      return { state: after, newEvents, version: result.nextExpectedVersion, position: result.position };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError && attempt < MAX_CONFLICT_RETRIES) continue;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { decideMerchant, type MerchantCommand } from '../domain/merchant/decide';
+import { MERCHANT_EVENT_SCHEMA_VERSION, type MerchantEvent } from '../domain/merchant/events';
+import { evolveMerchant, initialMerchantState, type MerchantState } from '../domain/merchant/state';
+import type { PaymentCommand } from '../domain/payment/commands';
+import { decidePayment } from '../domain/payment/decide';
+import { PAYMENT_EVENT_SCHEMA_VERSION, type PaymentEvent } from '../domain/payment/events';
+import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
+import type { Decider } from './command-handler';
+
+export const paymentDecider: Decider<PaymentCommand, PaymentState, PaymentEvent> = {
+  decide: decidePayment,
+  evolve: evolvePayment,
+  initialState: initialPaymentState,
+  schemaVersion: PAYMENT_EVENT_SCHEMA_VERSION,
+};
+
+export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEvent> = {
+  decide: decideMerchant,
+  evolve: evolveMerchant,
+  initialState: initialMerchantState,
+  schemaVersion: MERCHANT_EVENT_SCHEMA_VERSION,
+};

@@ -1,0 +1,137 @@
+/**
+ * Merchant onboarding and settings, event-sourced like payments. Credentials are generated here
+ * and shown once; the password is kept encrypted because requests are signed with it.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DomainError } from '../domain/errors';
+import type { Environment, MerchantSettings, PaymentMode } from '../domain/merchant/events';
+import { merchantStreamId } from '../domain/merchant/events';
+import { KEY_PREFIX } from '../domain/merchant/keys';
+import { handleCommand } from './command-handler';
+import { merchantDecider } from './deciders';
+import type { Clock } from './ports/clock';
+import type { EventStore } from './ports/event-store';
+import type { MerchantLookup, MerchantRecord } from './ports/merchant-lookup';
+import type { SecretCipher } from './ports/secret-cipher';
+
+export interface MerchantCredentials {
+  merchant_id: string;
+  name: string;
+  environment: Environment;
+  client_key: string;
+  merchant_key: string;
+  password: string;
+  payment_mode: PaymentMode;
+  notification_url: string | null;
+  ip_allowlist: string[];
+  refunds_enabled: boolean;
+}
+
+/** A merchant with its password decrypted, for request authentication only. */
+export interface MerchantAccount extends Omit<MerchantRecord, 'passwordCiphertext'> {
+  password: string;
+}
+
+export interface RegisterMerchantInput {
+  name: string;
+  paymentMode?: PaymentMode;
+  notificationUrl?: string | null;
+  ipAllowlist?: string[];
+  refundsEnabled?: boolean;
+}
+
+export class MerchantService {
+  private readonly passwords = new Map<string, string>();
+
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      lookup: MerchantLookup;
+      cipher: SecretCipher;
+      clock: Clock;
+      environment: Environment;
+    },
+  ) {}
+
+  async register(input: RegisterMerchantInput): Promise<MerchantCredentials> {
+    const merchantId = randomUUID();
+    const prefix = KEY_PREFIX[this.deps.environment];
+    const clientKey = `${prefix}ck_${randomBytes(16).toString('hex')}`;
+    const merchantKey = `${prefix}mk_${randomBytes(16).toString('hex')}`;
+    const password = randomBytes(16).toString('hex');
+    const settings: MerchantSettings = {
+      name: input.name,
+      paymentMode: input.paymentMode ?? 'SMS/DMS',
+      notificationUrl: input.notificationUrl ?? null,
+      ipAllowlist: input.ipAllowlist ?? [],
+      refundsEnabled: input.refundsEnabled ?? true,
+    };
+    await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
+      type: 'RegisterMerchant',
+      data: {
+        ...settings,
+        merchantId,
+        environment: this.deps.environment,
+        clientKey,
+        merchantKey,
+        passwordCiphertext: this.deps.cipher.encrypt(password),
+        now: this.deps.clock.now().toISOString(),
+      },
+    });
+    return {
+      merchant_id: merchantId,
+      name: settings.name,
+      environment: this.deps.environment,
+      client_key: clientKey,
+      merchant_key: merchantKey,
+      password,
+      payment_mode: settings.paymentMode,
+      notification_url: settings.notificationUrl,
+      ip_allowlist: settings.ipAllowlist,
+      refunds_enabled: settings.refundsEnabled,
+    };
+  }
+
+  async update(merchantId: string, changes: Partial<MerchantSettings>): Promise<void> {
+    await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
+      type: 'ChangeMerchantSettings',
+      data: { changes, now: this.deps.clock.now().toISOString() },
+    });
+  }
+
+  /** Finds a merchant by S2S client key; a merchant created a moment ago by another process is found too. */
+  async byClientKey(clientKey: string): Promise<MerchantAccount | undefined> {
+    let record = await this.deps.lookup.merchantByClientKey(clientKey);
+    if (!record) {
+      await this.deps.lookup.catchUpToHead(1000);
+      record = await this.deps.lookup.merchantByClientKey(clientKey);
+    }
+    return record && this.account(record);
+  }
+
+  async byId(merchantId: string): Promise<MerchantRecord | undefined> {
+    await this.deps.lookup.catchUpToHead(2000);
+    return this.deps.lookup.merchantById(merchantId);
+  }
+
+  async list(): Promise<MerchantRecord[]> {
+    await this.deps.lookup.catchUpToHead(2000);
+    return this.deps.lookup.listMerchants();
+  }
+
+  async requireById(merchantId: string): Promise<MerchantRecord> {
+    const found = await this.byId(merchantId);
+    if (!found) throw new DomainError('merchant_not_found', `Merchant ${merchantId} not found`);
+    return found;
+  }
+
+  private account(record: MerchantRecord): MerchantAccount {
+    let password = this.passwords.get(record.passwordCiphertext);
+    if (password === undefined) {
+      password = this.deps.cipher.decrypt(record.passwordCiphertext);
+      this.passwords.set(record.passwordCiphertext, password);
+    }
+    const { passwordCiphertext: _ciphertext, ...rest } = record;
+    return { ...rest, password };
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * Payment use cases. Each acquirer call sits between two recorded commands: the intent is appended
+ * first (so a crash or a concurrent request can never make the acquirer act twice unnoticed), then
+ * the acquirer's answer is appended as data for the decider.
+ */
+import { randomUUID } from 'node:crypto';
+import { maskPan, detectBrand } from '../domain/card';
+import { DomainError } from '../domain/errors';
+import {
+  DUPLICATE_WINDOW_MS,
+  ORDER_EVENT_SCHEMA_VERSION,
+  judgeRepeat,
+  orderStreamId,
+  type OrderIdReserved,
+} from '../domain/order/order-reservation';
+import type { AuthorizationResult, FollowUpResult } from '../domain/payment/commands';
+import { paymentStreamId, type CardSnapshot, type PayerSnapshot, type PaymentKind } from '../domain/payment/events';
+import type { ExistingPayment, PaymentState } from '../domain/payment/state';
+import { handleCommand, loadState, toNewEvent, type HandleResult } from './command-handler';
+import { paymentDecider } from './deciders';
+import type { CardVault } from './ports/card-vault';
+import type { Clock } from './ports/clock';
+import type { ConnectorOutcome, Connector, FollowUpOutcome, CardData } from './ports/connector';
+import { NO_STREAM, WrongExpectedVersionError, type EventMetadata, type EventStore } from './ports/event-store';
+import type { Logger } from './ports/logger';
+import type { PaymentEvent } from '../domain/payment/events';
+
+export class DuplicatePaymentError extends Error {
+  constructor() {
+    super('order_id: Duplicate payment.');
+    this.name = 'DuplicatePaymentError';
+  }
+}
+
+export class CardTokenNotFoundError extends Error {
+  constructor() {
+    super('Card token is invalid or not found.');
+    this.name = 'CardTokenNotFoundError';
+  }
+}
+
+export type SaleCard =
+  | { kind: 'number'; number: string; expMonth: string; expYear: string; cvv?: string; holder?: string }
+  | { kind: 'token'; token: string };
+
+export interface SaleRequest {
+  merchantId: string;
+  kind: PaymentKind;
+  orderId: string;
+  orderDescription: string;
+  currency: string;
+  amount: number;
+  amountText: string;
+  card: SaleCard;
+  payer: PayerSnapshot;
+  termUrl3ds: string | null;
+  notificationUrl: string | null;
+  customData: Record<string, unknown> | null;
+  parameters: Record<string, unknown> | null;
+  recurringInit: boolean;
+  /** Keep the card in the vault and hand back a token for later payments. */
+  storeCard: boolean;
+  correlationId: string;
+}
+
+export interface SaleResult {
+  payment: ExistingPayment;
+  /** True when this request repeated an order id within the duplicate window. */
+  replayed: boolean;
+}
+
+export interface PaymentServiceDeps {
+  store: EventStore;
+  connector: Connector;
+  vault: CardVault;
+  clock: Clock;
+  logger: Logger;
+  /** Public base URL, for the acquirer's payer-facing pages and return addresses. */
+  baseUrl: string;
+  /** How long a repeat waits for the original request of the same order to finish. */
+  replayWaitMs?: number;
+}
+
+type PaymentHandleResult = HandleResult<PaymentState, PaymentEvent>;
+
+export class PaymentService {
+  constructor(private readonly deps: PaymentServiceDeps) {}
+
+  async sale(request: SaleRequest): Promise<SaleResult> {
+    const { store, clock } = this.deps;
+    // Resolve the card before anything is recorded: an unknown token must not burn the order id.
+    const card = await this.resolveCard(request.card);
+    const paymentId = randomUUID();
+    const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
+
+    const reservation: OrderIdReserved = {
+      type: 'OrderIdReserved',
+      data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: clock.now().toISOString() },
+    };
+    try {
+      await store.append(
+        orderStreamId(request.merchantId, request.orderId),
+        [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)],
+        NO_STREAM,
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      return { payment: await this.replayOrReject(request), replayed: true };
+    }
+
+    let token = request.card.kind === 'token' ? request.card.token : null;
+    if (!token && request.storeCard) token = await this.deps.vault.store(card);
+    const snapshot: CardSnapshot = {
+      mask: maskPan(card.number),
+      brand: detectBrand(card.number),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      token,
+    };
+    const streamId = paymentStreamId(paymentId);
+    const initiated = await handleCommand(
+      store,
+      streamId,
+      paymentDecider,
+      {
+        type: 'InitiatePayment',
+        data: {
+          paymentId,
+          merchantId: request.merchantId,
+          channel: 's2s_card',
+          kind: request.kind,
+          orderId: request.orderId,
+          orderDescription: request.orderDescription,
+          currency: request.currency,
+          amount: request.amount,
+          amountText: request.amountText,
+          card: snapshot,
+          payer: request.payer,
+          termUrl3ds: request.termUrl3ds,
+          notificationUrl: request.notificationUrl,
+          customData: request.customData,
+          parameters: request.parameters,
+          recurringInit: request.recurringInit,
+          now: clock.now().toISOString(),
+        },
+      },
+      metadata,
+      { state: { exists: false }, version: null },
+    );
+
+    const outcome = await this.callAcquirer(() =>
+      this.deps.connector.authorize({
+        paymentId,
+        merchantId: request.merchantId,
+        kind: request.kind,
+        amount: request.amount,
+        currency: request.currency,
+        card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined },
+        payerIp: request.payer.ip,
+        gatewayBaseUrl: this.deps.baseUrl,
+      }),
+    );
+    const recorded = await handleCommand(
+      store,
+      streamId,
+      paymentDecider,
+      { type: 'RecordAuthorization', data: { result: toAuthorizationResult(outcome), now: clock.now().toISOString() } },
+      metadata,
+      { state: initiated.state, version: initiated.version },
+    );
+    return { payment: existing(recorded.state), replayed: false };
+  }
+
+  /** The payer came back from the ACS or the redirect page. */
+  async completePayerAction(paymentId: string, approved: boolean, correlationId: string): Promise<ExistingPayment> {
+    const { state, version } = await loadState(this.deps.store, paymentStreamId(paymentId), paymentDecider);
+    if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
+    if (state.phase !== 'awaiting_3ds' && state.phase !== 'awaiting_redirect') return state;
+    const outcome = await this.callAcquirer(() =>
+      this.deps.connector.completePayerAction({
+        paymentId,
+        kind: state.phase === 'awaiting_3ds' ? '3ds' : 'redirect',
+        approved,
+        card: { expMonth: state.card.expMonth, expYear: state.card.expYear },
+        amount: state.amount,
+        currency: state.currency,
+        saleKind: state.kind,
+      }),
+    );
+    try {
+      const result = await handleCommand(
+        this.deps.store,
+        paymentStreamId(paymentId),
+        paymentDecider,
+        { type: 'CompletePayerAction', data: { result: toAuthorizationResult(outcome), now: this.deps.clock.now().toISOString() } },
+        { correlationId, causationId: correlationId },
+        { state, version },
+      );
+      return existing(result.state);
+    } catch (error) {
+      // A double submit from the payer's browser: the first one decided; show its result.
+      if (error instanceof DomainError && error.code === 'unexpected_outcome') return this.current(paymentId);
+      throw error;
+    }
+  }
+
+  async expirePayerAction(paymentId: string, reason: string): Promise<void> {
+    try {
+      await handleCommand(this.deps.store, paymentStreamId(paymentId), paymentDecider, {
+        type: 'ExpirePayerAction',
+        data: { now: this.deps.clock.now().toISOString(), reason },
+      });
+    } catch (error) {
+      // The payer came back just before the timeout: nothing to expire.
+      if (error instanceof DomainError && error.code === 'unexpected_outcome') return;
+      throw error;
+    }
+  }
+
+  async capture(merchantId: string, paymentId: string, amount: { minor: number; text: string } | null, correlationId: string) {
+    const operationId = randomUUID();
+    const requested = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RequestCapture',
+      data: { operationId, amount: amount?.minor, amountText: amount?.text, now: this.now() },
+    });
+    const s = existing(requested.state);
+    const outcome = await this.callFollowUp(() =>
+      this.deps.connector.capture({ paymentId, operationId, amount: s.pendingOperation!.amount, currency: s.currency, card: s.card }),
+    );
+    const recorded = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RecordCapture',
+      data: { operationId, result: outcome, now: this.now() },
+    }, requested);
+    return { payment: existing(recorded.state), operationId, outcome };
+  }
+
+  async void(merchantId: string, paymentId: string, correlationId: string) {
+    const operationId = randomUUID();
+    const requested = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RequestVoid',
+      data: { operationId, now: this.now() },
+    });
+    const s = existing(requested.state);
+    const outcome = await this.callFollowUp(() =>
+      this.deps.connector.void({ paymentId, operationId, amount: s.pendingOperation!.amount, currency: s.currency, card: s.card }),
+    );
+    const recorded = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RecordVoid',
+      data: { operationId, result: outcome, now: this.now() },
+    }, requested);
+    return { payment: existing(recorded.state), operationId, outcome };
+  }
+
+  /** CREDITVOID: a refund of a settled payment or the release of a hold, by the state it finds. */
+  async creditVoid(
+    merchantId: string,
+    paymentId: string,
+    amount: { minor: number; text: string },
+    refundsEnabled: boolean,
+    correlationId: string,
+  ) {
+    const operationId = randomUUID();
+    const requested = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RequestCreditVoid',
+      data: { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: this.now() },
+    });
+    const s = existing(requested.state);
+    const op = s.pendingOperation!;
+    const request = { paymentId, operationId, amount: op.amount, currency: s.currency, card: s.card };
+    const outcome = await this.callFollowUp(() =>
+      op.kind === 'refund' ? this.deps.connector.refund(request) : this.deps.connector.reverse(request),
+    );
+    const recorded = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RecordCreditVoid',
+      data: { operationId, result: outcome, now: this.now() },
+    }, requested);
+    return { payment: existing(recorded.state), operationId, kind: op.kind, outcome };
+  }
+
+  /** Current state straight from the stream (the source of truth), for the payer-facing pages. */
+  async current(paymentId: string): Promise<ExistingPayment> {
+    const { state } = await loadState(this.deps.store, paymentStreamId(paymentId), paymentDecider);
+    if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
+    return state;
+  }
+
+  private async command(
+    merchantId: string,
+    paymentId: string,
+    correlationId: string,
+    command: Parameters<typeof paymentDecider.decide>[0],
+    known?: PaymentHandleResult,
+  ): Promise<PaymentHandleResult> {
+    const streamId = paymentStreamId(paymentId);
+    const loaded = known ? { state: known.state, version: known.version } : await loadState(this.deps.store, streamId, paymentDecider);
+    // Another merchant's payment is indistinguishable from a missing one.
+    if (!loaded.state.exists || loaded.state.merchantId !== merchantId) {
+      throw new DomainError('payment_not_found', 'Payment not found.');
+    }
+    return handleCommand(this.deps.store, streamId, paymentDecider, command, { correlationId, causationId: correlationId }, loaded);
+  }
+
+  private async resolveCard(card: SaleCard): Promise<CardData> {
+    if (card.kind === 'number') {
+      return { number: card.number, expMonth: card.expMonth, expYear: card.expYear, holder: card.holder };
+    }
+    const stored = await this.deps.vault.retrieve(card.token);
+    if (!stored) throw new CardTokenNotFoundError();
+    return { number: stored.number, expMonth: stored.expMonth, expYear: stored.expYear, holder: stored.holder };
+  }
+
+  private async replayOrReject(request: SaleRequest): Promise<ExistingPayment> {
+    const { store, clock } = this.deps;
+    const events = await store.readStream(orderStreamId(request.merchantId, request.orderId));
+    const reserved = events.find((e) => e.type === 'OrderIdReserved');
+    if (!reserved) throw new DuplicatePaymentError();
+    const verdict = judgeRepeat(reserved.data as OrderIdReserved['data'], clock.now());
+    if (verdict.kind === 'duplicate') throw new DuplicatePaymentError();
+    // The original request may still be talking to the acquirer: wait for its outcome.
+    const deadline = Date.now() + (this.deps.replayWaitMs ?? DUPLICATE_WINDOW_MS);
+    for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+      const { state } = await loadState(store, paymentStreamId(verdict.paymentId), paymentDecider);
+      if (state.exists && state.phase !== 'initiated') return state;
+      if (Date.now() > deadline) {
+        if (state.exists) return state;
+        throw new DuplicatePaymentError();
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  private async callAcquirer(call: () => Promise<ConnectorOutcome>): Promise<ConnectorOutcome> {
+    try {
+      return await call();
+    } catch (error) {
+      this.deps.logger.error('acquirer call failed', { error: String((error as Error)?.message ?? error) });
+      return { outcome: 'unknown', detail: 'acquirer call failed' };
+    }
+  }
+
+  private async callFollowUp(call: () => Promise<FollowUpOutcome>): Promise<FollowUpResult> {
+    try {
+      return await call();
+    } catch (error) {
+      this.deps.logger.error('acquirer call failed', { error: String((error as Error)?.message ?? error) });
+      return { outcome: 'unknown', detail: 'acquirer call failed' };
+    }
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+function existing(state: PaymentState): ExistingPayment {
+  if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
+  return state;
+}
+
+export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationResult {
+  switch (outcome.outcome) {
+    case 'success':
+      return { outcome: 'success', descriptor: outcome.descriptor };
+    case 'declined':
+      return { outcome: 'declined', reason: outcome.reason };
+    case 'unknown':
+      return { outcome: 'unknown', detail: outcome.detail };
+    case 'pending':
+      return outcome.action.kind === '3ds'
+        ? {
+            outcome: 'challenge',
+            acsUrl: outcome.action.acsUrl,
+            params: { PaReq: outcome.action.paReq, MD: outcome.action.md, TermUrl: outcome.action.termUrl },
+          }
+        : { outcome: 'redirect', redirectUrl: outcome.action.redirectUrl };
+    default: {
+      const unreachable: never = outcome;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { Environment, PaymentMode } from '../../domain/merchant/events';
+
+/** A merchant as the read model holds it (password still encrypted). */
+export interface MerchantRecord {
+  merchantId: string;
+  name: string;
+  environment: Environment;
+  clientKey: string;
+  merchantKey: string;
+  passwordCiphertext: string;
+  paymentMode: PaymentMode;
+  notificationUrl: string | null;
+  ipAllowlist: string[];
+  refundsEnabled: boolean;
+  registeredAt: string;
+  updatedAt: string;
+}
+
+export interface MerchantLookup {
+  merchantByClientKey(key: string): Promise<MerchantRecord | undefined>;
+  merchantByMerchantKey(key: string): Promise<MerchantRecord | undefined>;
+  merchantById(id: string): Promise<MerchantRecord | undefined>;
+  listMerchants(): Promise<MerchantRecord[]>;
+  /** Waits until the read models include every event appended so far (by any process). */
+  catchUpToHead(timeoutMs?: number): Promise<boolean>;
+}

@@ -1,0 +1,153 @@
+/**
+ * The composition root: builds the gateway's parts from configuration. `main` (one process that
+ * runs everything), the separate-process roles and the tests all build through here, so they run
+ * the same code.
+ */
+import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type Koa from 'koa';
+import type { Kysely } from 'kysely';
+import {
+  Projector,
+  ReadModels,
+  allProjections,
+  createReadModelDb,
+  migrateReadModels,
+  type ReadModelDatabase,
+} from '../projections';
+import { SandboxConnector } from './adapters/connectors/sandbox-connector';
+import { createEventStore } from './adapters/event-store/create-event-store';
+import { createJsonLogger } from './adapters/logging/json-logger';
+import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
+import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
+import { createApp } from './api/app';
+import { registerHostedRoutes } from './api/hosted/routes';
+import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
+import { viewOf } from './api/s2s/responses';
+import { MerchantService } from './application/merchant-service';
+import { PaymentService } from './application/payment-service';
+import { systemClock, type Clock } from './application/ports/clock';
+import type { Connector } from './application/ports/connector';
+import type { EventStore } from './application/ports/event-store';
+import type { Logger } from './application/ports/logger';
+import type { GatewayConfig } from './config';
+
+export interface Gateway {
+  config: GatewayConfig;
+  store: EventStore;
+  readDb: Kysely<ReadModelDatabase>;
+  readModels: ReadModels;
+  /** Present when this process projects (the embedded default, or the projector role). */
+  projector: Projector | null;
+  merchants: MerchantService;
+  payments: PaymentService;
+  app: Koa;
+  logger: Logger;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** Run projections in this process. */
+  withProjector: boolean;
+  clock?: Clock;
+  logger?: Logger;
+  connector?: Connector;
+}
+
+/** Which database holds the read models: the embedded SQLite unless PostgreSQL is configured. */
+export function readModelTarget(config: GatewayConfig) {
+  if (config.eventStore === 'sqlite' || !config.databaseUrl) {
+    return { kind: 'sqlite' as const, file: path.join(config.dataDir, 'read-models.db') };
+  }
+  return { kind: 'postgres' as const, url: config.databaseUrl };
+}
+
+export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const logger = options.logger ?? createJsonLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+
+  const store = await createEventStore({
+    kind: config.eventStore,
+    sqliteFile: path.join(config.dataDir, 'events.db'),
+    databaseUrl: config.databaseUrl ?? undefined,
+    esdbUrl: config.esdbUrl ?? undefined,
+  });
+  const readDb = createReadModelDb(readModelTarget(config));
+  await migrateReadModels(readDb);
+  const projector = options.withProjector ? new Projector({ store, db: readDb, projections: allProjections() }) : null;
+  const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined });
+
+  const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
+  const vaultDb = new Database(path.join(config.dataDir, 'vault.db'));
+  vaultDb.pragma('journal_mode = WAL');
+  vaultDb.pragma('synchronous = FULL');
+  vaultDb.pragma('busy_timeout = 5000');
+  const vault = new EncryptedCardVault({ db: vaultDb, key });
+  // Derived, so every process sharing the vault key signs and verifies the same payer links.
+  const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
+  const connector =
+    options.connector ??
+    new SandboxConnector({
+      secret: sandboxSecret,
+      descriptor: config.sandboxDescriptor,
+      latencyMs: config.sandboxLatencyMs,
+      now: () => clock.now(),
+    });
+
+  const merchants = new MerchantService({
+    store,
+    lookup: readModels,
+    cipher: {
+      encrypt: (plaintext) => encryptSecret(key, plaintext, 'merchant-password'),
+      decrypt: (ciphertext) => decryptSecret(key, ciphertext, 'merchant-password'),
+    },
+    clock,
+    environment: config.environment,
+  });
+  const payments = new PaymentService({ store, connector, vault, clock, logger, baseUrl: config.publicBaseUrl });
+
+  const queries: PaymentQueries = {
+    async paymentView(paymentId) {
+      const row = await readModels.paymentById(paymentId);
+      return row && { ...viewOf(row.state), merchantId: row.merchantId };
+    },
+    async latestPaymentViewByOrder(merchantId, orderId) {
+      const row = await readModels.latestPaymentByOrder(merchantId, orderId);
+      return row && viewOf(row.state);
+    },
+    catchUpToHead: (timeoutMs) => readModels.catchUpToHead(timeoutMs),
+  };
+
+  const app = createApp({
+    logger,
+    trustProxy: config.trustProxy,
+    routes: [
+      (router, ajv) =>
+        registerS2sRoutes(router, { merchants, payments, queries, clock, environment: config.environment, ajv }),
+      (router) => registerHostedRoutes(router, { payments, sandboxSecret, baseUrl: config.publicBaseUrl }),
+    ],
+  });
+
+  return {
+    config,
+    store,
+    readDb,
+    readModels,
+    projector,
+    merchants,
+    payments,
+    app,
+    logger,
+    clock,
+    async close() {
+      await projector?.stop();
+      await store.close();
+      await readDb.destroy();
+      vaultDb.close();
+    },
+  };
+}

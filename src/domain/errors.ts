@@ -1,0 +1,26 @@
+/**
+ * A command refused by the domain. `code` is stable and mapped to the spec's error codes and
+ * messages at the API edge; the domain never speaks HTTP.
+ */
+export type DomainErrorCode =
+  | 'payment_exists'
+  | 'payment_not_found'
+  | 'capture_not_allowed'
+  | 'void_not_allowed'
+  | 'refund_not_allowed'
+  | 'amount_exceeds_available'
+  | 'amount_not_positive'
+  | 'operation_in_progress'
+  | 'unexpected_outcome'
+  | 'merchant_exists'
+  | 'merchant_not_found';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

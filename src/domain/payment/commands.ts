@@ -1,0 +1,98 @@
+/**
+ * Commands of the payment decider. Time, ids and acquirer answers arrive as data, so deciding is
+ * pure and every refused transition is testable without I/O.
+ */
+import type { CardSnapshot, PayerSnapshot, PaymentChannel, PaymentKind } from './events';
+
+/** What the acquirer said about an authorization, as plain data. */
+export type AuthorizationResult =
+  | { outcome: 'success'; descriptor: string }
+  | { outcome: 'declined'; reason: string }
+  | { outcome: 'challenge'; acsUrl: string; params: { PaReq: string; MD: string; TermUrl: string } }
+  | { outcome: 'redirect'; redirectUrl: string }
+  | { outcome: 'unknown'; detail: string };
+
+export type FollowUpResult = { outcome: 'success' } | { outcome: 'declined'; reason: string } | { outcome: 'unknown'; detail: string };
+
+export interface InitiatePayment {
+  type: 'InitiatePayment';
+  data: {
+    paymentId: string;
+    merchantId: string;
+    channel: PaymentChannel;
+    kind: PaymentKind;
+    orderId: string;
+    orderDescription: string;
+    currency: string;
+    amount: number;
+    amountText: string;
+    card: CardSnapshot;
+    payer: PayerSnapshot;
+    termUrl3ds: string | null;
+    notificationUrl: string | null;
+    customData: Record<string, unknown> | null;
+    parameters: Record<string, unknown> | null;
+    recurringInit: boolean;
+    now: string;
+  };
+}
+
+export interface RecordAuthorization {
+  type: 'RecordAuthorization';
+  data: { result: AuthorizationResult; now: string };
+}
+
+/** The payer came back from the ACS or the redirect page and the acquirer decided. */
+export interface CompletePayerAction {
+  type: 'CompletePayerAction';
+  data: { result: AuthorizationResult; now: string };
+}
+
+/** The payer never came back from the ACS or redirect page in time. */
+export interface ExpirePayerAction {
+  type: 'ExpirePayerAction';
+  data: { now: string; reason: string };
+}
+
+export interface RequestCapture {
+  type: 'RequestCapture';
+  /** amount/amountText absent: capture the whole hold. */
+  data: { operationId: string; amount?: number; amountText?: string; now: string };
+}
+
+export interface RecordCapture {
+  type: 'RecordCapture';
+  data: { operationId: string; result: FollowUpResult; now: string };
+}
+
+export interface RequestVoid {
+  type: 'RequestVoid';
+  data: { operationId: string; now: string };
+}
+
+export interface RecordVoid {
+  type: 'RecordVoid';
+  data: { operationId: string; result: FollowUpResult; now: string };
+}
+
+export interface RequestCreditVoid {
+  type: 'RequestCreditVoid';
+  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; now: string };
+}
+
+export interface RecordCreditVoid {
+  type: 'RecordCreditVoid';
+  data: { operationId: string; result: FollowUpResult; now: string };
+}
+
+export type PaymentCommand =
+  | InitiatePayment
+  | RecordAuthorization
+  | CompletePayerAction
+  | ExpirePayerAction
+  | RequestCapture
+  | RecordCapture
+  | RequestVoid
+  | RecordVoid
+  | RequestCreditVoid
+  | RecordCreditVoid;

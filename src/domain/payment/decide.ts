@@ -1,0 +1,252 @@
+/**
+ * The payment decider: `decidePayment(command, state) -> events`. Pure; refuses a transition by
+ * throwing a DomainError whose code the API maps to the spec's error.
+ */
+import { DomainError } from '../errors';
+import type { AuthorizationResult, FollowUpResult, PaymentCommand } from './commands';
+import type { PaymentEvent, DeclineStage } from './events';
+import type { ExistingPayment, PaymentState } from './state';
+
+export function decidePayment(command: PaymentCommand, state: PaymentState): PaymentEvent[] {
+  if (command.type === 'InitiatePayment') {
+    if (state.exists) throw new DomainError('payment_exists', `Payment ${command.data.paymentId} already exists`);
+    const { now, ...d } = command.data;
+    return [{ type: 'PaymentInitiated', data: { ...d, initiatedAt: now } }];
+  }
+  if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
+  const s = state;
+  switch (command.type) {
+    case 'RecordAuthorization':
+      if (s.phase !== 'initiated' && s.phase !== 'outcome_unknown') {
+        throw new DomainError('unexpected_outcome', `Authorization already decided (${s.phase})`);
+      }
+      return authorizationEvents(s, command.data.result, command.data.now, 'authorization');
+    case 'CompletePayerAction': {
+      if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
+        throw new DomainError('unexpected_outcome', `No payer action is awaited (${s.phase})`);
+      }
+      const result = command.data.result;
+      // The acquirer may not ask for a second challenge once the payer came back.
+      if (result.outcome === 'challenge' || result.outcome === 'redirect') {
+        throw new DomainError('unexpected_outcome', 'A completed payer action cannot start another one');
+      }
+      return authorizationEvents(s, result, command.data.now, s.phase === 'awaiting_3ds' ? '3ds' : 'redirect');
+    }
+    case 'ExpirePayerAction':
+      if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
+        throw new DomainError('unexpected_outcome', `No payer action is awaited (${s.phase})`);
+      }
+      return [
+        {
+          type: 'PaymentDeclined',
+          data: { paymentId: s.paymentId, reason: command.data.reason, stage: 'timeout', declinedAt: command.data.now },
+        },
+      ];
+    case 'RequestCapture': {
+      if (s.phase !== 'authorized' || s.heldAmount <= 0) {
+        throw new DomainError(
+          'capture_not_allowed',
+          'Not acceptable to request the capture for payment not in pending status',
+        );
+      }
+      refuseWhileBusy(s);
+      const amount = command.data.amount ?? s.heldAmount;
+      if (amount <= 0) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
+      if (amount > s.heldAmount) {
+        throw new DomainError('amount_exceeds_available', 'amount: The amount exceeds the authorized amount.');
+      }
+      return [
+        {
+          type: 'CaptureRequested',
+          data: {
+            paymentId: s.paymentId,
+            operationId: command.data.operationId,
+            amount,
+            amountText: command.data.amountText ?? (amount === s.amount ? s.amountText : String(amount)),
+            requestedAt: command.data.now,
+          },
+        },
+      ];
+    }
+    case 'RecordCapture': {
+      const op = expectPending(s, command.data.operationId, 'capture');
+      return followUp(command.data.result, {
+        success: () => [
+          {
+            type: 'CaptureSucceeded',
+            data: {
+              paymentId: s.paymentId,
+              operationId: op.operationId,
+              amount: op.amount,
+              amountText: op.amountText,
+              capturedAt: command.data.now,
+            },
+          },
+        ],
+        declined: (reason) => [
+          {
+            type: 'CaptureDeclined',
+            data: { paymentId: s.paymentId, operationId: op.operationId, amount: op.amount, reason, declinedAt: command.data.now },
+          },
+        ],
+      });
+    }
+    case 'RequestVoid':
+      // Only money that settled and was never refunded can be voided; a hold is released instead.
+      if (s.phase !== 'settled' || s.refundedAmount > 0) {
+        throw new DomainError('void_not_allowed', 'Void is not allowed.');
+      }
+      refuseWhileBusy(s);
+      return [
+        {
+          type: 'VoidRequested',
+          data: { paymentId: s.paymentId, operationId: command.data.operationId, amount: s.settledAmount, requestedAt: command.data.now },
+        },
+      ];
+    case 'RecordVoid': {
+      const op = expectPending(s, command.data.operationId, 'void');
+      return followUp(command.data.result, {
+        success: () => [
+          {
+            type: 'PaymentVoided',
+            data: { paymentId: s.paymentId, operationId: op.operationId, amount: op.amount, voidedAt: command.data.now },
+          },
+        ],
+        declined: (reason) => [
+          {
+            type: 'VoidDeclined',
+            data: { paymentId: s.paymentId, operationId: op.operationId, amount: op.amount, reason, declinedAt: command.data.now },
+          },
+        ],
+      });
+    }
+    case 'RequestCreditVoid': {
+      const { amount, amountText, operationId, refundsEnabled, now } = command.data;
+      let kind: 'refund' | 'reversal';
+      let available: number;
+      if (s.phase === 'authorized') {
+        // Releasing a hold moves no money back, so it does not need refunds enabled.
+        kind = 'reversal';
+        available = s.heldAmount;
+      } else if (s.phase === 'settled' && refundsEnabled) {
+        kind = 'refund';
+        available = s.settledAmount - s.refundedAmount;
+      } else {
+        throw new DomainError('refund_not_allowed', 'Refund is not allowed');
+      }
+      refuseWhileBusy(s);
+      if (amount <= 0) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
+      if (amount > available) {
+        throw new DomainError(
+          'amount_exceeds_available',
+          kind === 'refund'
+            ? 'amount: The amount exceeds the amount that can still be refunded.'
+            : 'amount: The amount exceeds the authorized amount.',
+        );
+      }
+      return [
+        {
+          type: 'CreditVoidRequested',
+          data: { paymentId: s.paymentId, operationId, kind, amount, amountText, requestedAt: now },
+        },
+      ];
+    }
+    case 'RecordCreditVoid': {
+      const op = s.pendingOperation;
+      if (!op || op.operationId !== command.data.operationId || (op.kind !== 'refund' && op.kind !== 'reversal')) {
+        throw new DomainError('unexpected_outcome', `Operation ${command.data.operationId} is not pending`);
+      }
+      const base = { paymentId: s.paymentId, operationId: op.operationId, amount: op.amount };
+      const now = command.data.now;
+      return followUp(command.data.result, {
+        success: () =>
+          op.kind === 'refund'
+            ? [{ type: 'RefundSucceeded', data: { ...base, refundedAt: now } }]
+            : [{ type: 'AuthorizationReversed', data: { ...base, reversedAt: now } }],
+        declined: (reason) =>
+          op.kind === 'refund'
+            ? [{ type: 'RefundDeclined', data: { ...base, reason, declinedAt: now } }]
+            : [{ type: 'ReversalDeclined', data: { ...base, reason, declinedAt: now } }],
+      });
+    }
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+function authorizationEvents(
+  s: ExistingPayment,
+  result: AuthorizationResult,
+  now: string,
+  stage: DeclineStage,
+): PaymentEvent[] {
+  const paymentId = s.paymentId;
+  switch (result.outcome) {
+    case 'success':
+      return s.kind === 'sale'
+        ? [{ type: 'PaymentSettled', data: { paymentId, amount: s.amount, descriptor: result.descriptor, settledAt: now } }]
+        : [
+            {
+              type: 'PaymentAuthorized',
+              data: { paymentId, amount: s.amount, descriptor: result.descriptor, authorizedAt: now },
+            },
+          ];
+    case 'declined':
+      return [{ type: 'PaymentDeclined', data: { paymentId, reason: result.reason, stage, declinedAt: now } }];
+    case 'challenge':
+      return [
+        {
+          type: 'ThreeDSChallengeRequired',
+          data: { paymentId, acsUrl: result.acsUrl, params: result.params, requiredAt: now },
+        },
+      ];
+    case 'redirect':
+      return [{ type: 'PayerRedirectRequired', data: { paymentId, redirectUrl: result.redirectUrl, requiredAt: now } }];
+    case 'unknown':
+      // Already unknown: nothing new to record; the reconciler will ask again.
+      if (s.phase === 'outcome_unknown') return [];
+      return [{ type: 'PaymentOutcomeUnknown', data: { paymentId, detail: result.detail, at: now } }];
+    default: {
+      const unreachable: never = result;
+      return unreachable;
+    }
+  }
+}
+
+function refuseWhileBusy(s: ExistingPayment): void {
+  if (s.pendingOperation) {
+    throw new DomainError(
+      'operation_in_progress',
+      `Another operation (${s.pendingOperation.kind}) is still in progress for this payment`,
+    );
+  }
+}
+
+function expectPending(s: ExistingPayment, operationId: string, kind: 'capture' | 'void') {
+  const op = s.pendingOperation;
+  if (!op || op.operationId !== operationId || op.kind !== kind) {
+    throw new DomainError('unexpected_outcome', `Operation ${operationId} is not pending`);
+  }
+  return op;
+}
+
+function followUp(
+  result: FollowUpResult,
+  on: { success(): PaymentEvent[]; declined(reason: string): PaymentEvent[] },
+): PaymentEvent[] {
+  switch (result.outcome) {
+    case 'success':
+      return on.success();
+    case 'declined':
+      return on.declined(result.reason);
+    case 'unknown':
+      // The request stays pending in the stream; the acquirer is asked for its status, not called again.
+      return [];
+    default: {
+      const unreachable: never = result;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Process roles. `all` (what `npm start` runs) is the embedded default: API, projector and workers in
+ * one process. `api` and `projector` run the same code alone, against PostgreSQL (or EventStoreDB)
+ * shared by several processes.
+ */
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { buildGateway, type Gateway } from './composition';
+import type { GatewayConfig } from './config';
+import type { MerchantCredentials } from './application/merchant-service';
+import { startPayerActionExpiry } from './workers/payer-action-expiry';
+
+export type Role = 'all' | 'api' | 'projector';
+
+export interface RunningGateway {
+  gateway: Gateway;
+  server: Server | null;
+  baseUrl: string;
+  demoMerchant: MerchantCredentials | null;
+  stop(): Promise<void>;
+}
+
+export async function runGateway(config: GatewayConfig, role: Role): Promise<RunningGateway> {
+  const projects = role === 'all' || role === 'projector';
+  const gateway = await buildGateway(config, { withProjector: projects });
+  const stops: Array<() => Promise<void> | void> = [];
+  if (gateway.projector) {
+    await gateway.projector.start();
+    await gateway.projector.catchUp();
+  }
+  if (projects) {
+    const expiry = startPayerActionExpiry({
+      db: gateway.readDb,
+      payments: gateway.payments,
+      clock: gateway.clock,
+      logger: gateway.logger,
+      timeoutMinutes: config.payerActionTimeoutMinutes,
+    });
+    stops.push(() => expiry.stop());
+  }
+  let server: Server | null = null;
+  let demoMerchant: MerchantCredentials | null = null;
+  if (role === 'all' || role === 'api') {
+    if (role === 'all' && config.environment === 'sandbox') demoMerchant = await ensureDemoMerchant(gateway);
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = gateway.app.listen(config.port, config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+    // Keep-alive longer than typical load balancers' idle timeout, so they close first.
+    server.keepAliveTimeout = 65_000;
+  }
+  const address = server?.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const baseUrl = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
+  return {
+    gateway,
+    server,
+    baseUrl,
+    demoMerchant,
+    async stop() {
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      for (const stop of stops) await stop();
+      await gateway.close();
+    },
+  };
+}
+
+/** The first start of an empty sandbox creates a demo merchant so a newcomer can pay right away. */
+async function ensureDemoMerchant(gateway: Gateway): Promise<MerchantCredentials | null> {
+  const existing = await gateway.merchants.list();
+  if (existing.length > 0) return null;
+  const credentials = await gateway.merchants.register({ name: 'Demo merchant' });
+  const file = path.join(gateway.config.dataDir, 'demo-merchant.json');
+  fs.writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return credentials;
+}
