@@ -22,6 +22,9 @@ import { createEventStore } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
+import { PostgresCardVault } from './adapters/vault/postgres-card-vault';
+import type { CardVault } from './application/ports/card-vault';
+import { Pool } from 'pg';
 import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
 import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
@@ -82,11 +85,21 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined });
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
-  const vaultDb = new Database(path.join(config.dataDir, 'vault.db'));
-  vaultDb.pragma('journal_mode = WAL');
-  vaultDb.pragma('synchronous = FULL');
-  vaultDb.pragma('busy_timeout = 5000');
-  const vault = new EncryptedCardVault({ db: vaultDb, key });
+  // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
+  let vault: CardVault;
+  let closeVault: () => Promise<void>;
+  if (config.databaseUrl && config.eventStore !== 'sqlite') {
+    const pool = new Pool({ connectionString: config.databaseUrl, max: 4 });
+    vault = await PostgresCardVault.create(pool, key);
+    closeVault = () => pool.end();
+  } else {
+    const vaultDb = new Database(path.join(config.dataDir, 'vault.db'));
+    vaultDb.pragma('journal_mode = WAL');
+    vaultDb.pragma('synchronous = FULL');
+    vaultDb.pragma('busy_timeout = 5000');
+    vault = new EncryptedCardVault({ db: vaultDb, key });
+    closeVault = async () => void vaultDb.close();
+  }
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
   const connector =
@@ -147,7 +160,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       await projector?.stop();
       await store.close();
       await readDb.destroy();
-      vaultDb.close();
+      await closeVault();
     },
   };
 }

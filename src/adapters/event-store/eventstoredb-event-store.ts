@@ -80,10 +80,9 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     validateAppend(streamId, events);
     for (let attempt = 1; ; attempt += 1) {
-      const stored = await this.readStream(streamId);
+      const { events: stored, lastRevision: current } = await this.readWholeStream(streamId);
       const retry = resolveRetry(streamId, events, existingRows(stored, events));
       if (retry) return retry;
-      const current = stored.length === 0 ? null : stored[stored.length - 1]!.version;
       checkExpectedVersion(streamId, expected, current);
       try {
         return await this.write(streamId, events, current === null ? NO_STREAM : exactly(current));
@@ -98,17 +97,29 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream(streamId: string): Promise<StoredEvent[]> {
     this.assertOpen();
+    return (await this.readWholeStream(streamId)).events;
+  }
+
+  /**
+   * The stream's events plus the revision of its last record, which is what appends must expect:
+   * a record this adapter does not hand out (a system event type) still counts.
+   */
+  private async readWholeStream(
+    streamId: string,
+  ): Promise<{ events: StoredEvent[]; lastRevision: bigint | null }> {
     const events: StoredEvent[] = [];
+    let lastRevision: bigint | null = null;
     try {
       for await (const resolved of this.client.readStream(streamId)) {
+        if (resolved.event) lastRevision = resolved.event.revision;
         const event = toStoredEvent(resolved);
         if (event) events.push(event);
       }
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
+      if (error instanceof StreamNotFoundError) return { events: [], lastRevision: null };
       throw error;
     }
-    return events;
+    return { events, lastRevision };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -116,7 +116,7 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
     };
 
-    // Nested inside the batch transaction, better-sqlite3 runs this as a SAVEPOINT: an append that
+    // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: an append that
     // throws rolls back only its own rows and the rest of the batch still commits.
     this.appendOne = this.db.transaction(
       (pending: PendingAppend, versions: Map<string, bigint | null>): AppendResult => {

@@ -1,0 +1,23 @@
+import { merchantsProjection } from './merchants-projection';
+import { paymentsProjection } from './payments-projection';
+import type { Projection } from './projector';
+import { transactionsProjection } from './transactions-projection';
+
+/** The read models the gateway serves from, in the order a batch is applied to them. */
+export function allProjections(): Projection[] {
+  return [paymentsProjection(), transactionsProjection(), merchantsProjection()];
+}
+
+export * from './schema';
+export { createReadModelDb, migrateReadModels, dropReadModels, type ReadModelDbConfig } from './database';
+export { paymentsProjection, PAYMENTS_PROJECTION } from './payments-projection';
+export { transactionsProjection, TRANSACTIONS_PROJECTION } from './transactions-projection';
+export { merchantsProjection, MERCHANTS_PROJECTION } from './merchants-projection';
+export { Projector, CheckpointConflictError, type Projection, type ProjectorOptions } from './projector';
+export {
+  ReadModels,
+  type ReadModelsOptions,
+  type PaymentRow,
+  type OperationRow,
+  type MerchantRow,
+} from './read-models';

@@ -1,0 +1,107 @@
+/**
+ * One row per merchant, folded with `evolveMerchant`. The row holds every field of the merchant
+ * state, so the stored row is turned back into state and folded further instead of re-reading the
+ * stream.
+ */
+import type { Insertable, Selectable, Transaction } from 'kysely';
+import type { StoredEvent } from '../src/application/ports/event-store';
+import type { Environment, MerchantEvent, PaymentMode } from '../src/domain/merchant/events';
+import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../src/domain/merchant/state';
+import { chunked, rowsPerStatement, takeExcluded } from './database';
+import type { Projection } from './projector';
+import type { MerchantsTable, ReadModelDatabase } from './schema';
+
+export const MERCHANTS_PROJECTION = 'merchants';
+
+const MERCHANT_TYPES: ReadonlySet<string> = new Set<MerchantEvent['type']>(['MerchantRegistered', 'MerchantSettingsChanged']);
+
+const UPDATABLE_COLUMNS = [
+  'name',
+  'environment',
+  'client_key',
+  'merchant_key',
+  'password_ciphertext',
+  'payment_mode',
+  'notification_url',
+  'ip_allowlist',
+  'refunds_enabled',
+  'registered_at',
+  'updated_at',
+] as const satisfies readonly (keyof MerchantsTable)[];
+
+const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 1;
+
+export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable> {
+  return {
+    merchant_id: state.merchantId,
+    name: state.name,
+    environment: state.environment,
+    client_key: state.clientKey,
+    merchant_key: state.merchantKey,
+    password_ciphertext: state.passwordCiphertext,
+    payment_mode: state.paymentMode,
+    notification_url: state.notificationUrl,
+    ip_allowlist: JSON.stringify(state.ipAllowlist),
+    refunds_enabled: state.refundsEnabled ? 1 : 0,
+    registered_at: state.registeredAt,
+    updated_at: state.updatedAt,
+  };
+}
+
+export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMerchant {
+  return {
+    exists: true,
+    merchantId: row.merchant_id,
+    name: row.name,
+    environment: row.environment as Environment,
+    clientKey: row.client_key,
+    merchantKey: row.merchant_key,
+    passwordCiphertext: row.password_ciphertext,
+    paymentMode: row.payment_mode as PaymentMode,
+    notificationUrl: row.notification_url,
+    ipAllowlist: JSON.parse(row.ip_allowlist) as string[],
+    refundsEnabled: Number(row.refunds_enabled) === 1,
+    registeredAt: row.registered_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function merchantsProjection(): Projection {
+  return {
+    name: MERCHANTS_PROJECTION,
+    async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
+      const relevant = events.filter((e) => MERCHANT_TYPES.has(e.type));
+      if (relevant.length === 0) return;
+
+      const ids = [...new Set(relevant.map((e) => String(e.data.merchantId)))];
+      const states = new Map<string, MerchantState>();
+      for (const part of chunked(ids, 5_000)) {
+        const rows = await trx.selectFrom('merchants').selectAll().where('merchant_id', 'in', part).execute();
+        for (const row of rows) states.set(row.merchant_id, merchantStateOfRow(row));
+      }
+
+      const changed = new Set<string>();
+      for (const event of relevant) {
+        const id = String(event.data.merchantId);
+        const before = states.get(id) ?? initialMerchantState();
+        const after = evolveMerchant(before, { type: event.type, data: event.data } as unknown as MerchantEvent);
+        if (after === before) continue;
+        states.set(id, after);
+        changed.add(id);
+      }
+
+      const rows: Insertable<MerchantsTable>[] = [];
+      for (const id of changed) {
+        const state = states.get(id);
+        if (state?.exists) rows.push(merchantRow(state));
+      }
+      for (const part of chunked(rows, rowsPerStatement(COLUMN_COUNT))) {
+        await trx
+          .insertInto('merchants')
+          .values(part)
+          .onConflict((oc) => oc.column('merchant_id').doUpdateSet(takeExcluded(UPDATABLE_COLUMNS)))
+          .execute();
+      }
+    },
+  };
+}

@@ -1,0 +1,310 @@
+/**
+ * Feeds events from the store into the read-model projections, in batches.
+ *
+ * Each projection owns a checkpoint row, and its rows and checkpoint are written in one transaction,
+ * so a crash or a failing batch can never leave rows that the checkpoint does not account for, and a
+ * restart resumes exactly where the last commit left off. One subscription, started at the lowest
+ * checkpoint, serves all projections; each one skips the positions it has already seen.
+ *
+ * The projector shares its process with the HTTP API, so it never applies events one by one (a batch
+ * costs a handful of statements whatever its size) and it yields to the event loop between batches.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { EventStore, StoredEvent, Subscription } from '../src/application/ports/event-store';
+import type { ReadModelDatabase } from './schema';
+
+export interface Projection {
+  readonly name: string;
+  /**
+   * Applies a batch of events in global order, inside the transaction that also advances this
+   * projection's checkpoint. Must ignore event types it does not know.
+   */
+  apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void>;
+}
+
+export interface ProjectorOptions {
+  store: EventStore;
+  db: Kysely<ReadModelDatabase>;
+  projections: Projection[];
+  /** Most events applied per transaction. Default 500. */
+  batchSize?: number;
+  /** Pause before resubscribing after a failed batch or a dropped subscription. Default 1000 ms. */
+  retryDelayMs?: number;
+  /** Told about every failure the live projector recovers from by retrying. */
+  onError?(error: unknown): void;
+}
+
+/** Another writer advanced a checkpoint under us: its rows are in the database, ours must not be. */
+export class CheckpointConflictError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly expected: bigint | null,
+  ) {
+    super(`Checkpoint of projection ${projection} is no longer ${expected === null ? 'empty' : expected.toString()}`);
+    this.name = 'CheckpointConflictError';
+  }
+}
+
+interface Batch {
+  /** Position right before the first event: the batch covers everything in (after, last]. */
+  after: bigint | null;
+  events: StoredEvent[];
+}
+
+interface Waiter {
+  position: bigint;
+  settle(reached: boolean): void;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export class Projector {
+  private readonly store: EventStore;
+  private readonly db: Kysely<ReadModelDatabase>;
+  private readonly projections: Projection[];
+  private readonly batchSize: number;
+  private readonly retryDelayMs: number;
+  private readonly reportError: (error: unknown) => void;
+
+  private readonly checkpointByName = new Map<string, bigint | null>();
+  private loading: Promise<void> | null = null;
+  /** Serialises every batch, live or catch-up: checkpoints must move one batch at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private running = false;
+  private subscription: Subscription | null = null;
+  /** Bumped whenever the live subscription is replaced, so stale deliveries are dropped. */
+  private generation = 0;
+  private buffer: StoredEvent[] = [];
+  private bufferAfter: bigint | null = null;
+  private flushScheduled = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(options: ProjectorOptions) {
+    this.store = options.store;
+    this.db = options.db;
+    this.projections = [...options.projections];
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.reportError =
+      options.onError ?? ((error) => console.error('read-model projector failed, will resubscribe:', error));
+    const names = new Set(this.projections.map((p) => p.name));
+    if (names.size !== this.projections.length) throw new Error('Projection names must be unique');
+  }
+
+  /** Subscribes from the lowest checkpoint and keeps the read models following the store. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.load();
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    if (this.running) this.subscribe();
+  }
+
+  /** Stops following the store; events already delivered are applied before this resolves. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const subscription = this.subscription;
+    this.subscription = null;
+    if (subscription) await subscription.stop();
+    await this.flush();
+    this.generation++;
+    this.buffer = [];
+    await this.exclusive(async () => undefined);
+  }
+
+  /** Lowest checkpoint over all projections; null until every projection has applied something. */
+  position(): bigint | null {
+    let lowest: bigint | null = null;
+    for (const projection of this.projections) {
+      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+      if (checkpoint === null) return null;
+      if (lowest === null || checkpoint < lowest) lowest = checkpoint;
+    }
+    return lowest;
+  }
+
+  /** In-memory checkpoint of each projection, as last committed by this projector. */
+  checkpoints(): Record<string, bigint | null> {
+    const result: Record<string, bigint | null> = {};
+    for (const projection of this.projections) result[projection.name] = this.checkpointByName.get(projection.name) ?? null;
+    return result;
+  }
+
+  /** True as soon as every projection has applied `position`; false when `timeoutMs` passes first. */
+  waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
+    if (this.reached(position)) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => waiter.settle(false), timeoutMs);
+      const waiter: Waiter = {
+        position,
+        settle: (reached) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(reached);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /**
+   * Applies everything up to the store's current head, then resolves. Rejects with the error of a
+   * failing batch, whose transaction left rows and checkpoint untouched. Safe alongside `start()`.
+   */
+  async catchUp(): Promise<void> {
+    await this.load();
+    const head = await this.store.headPosition();
+    if (head === null || this.projections.length === 0) return;
+    for (;;) {
+      const done = await this.exclusive(async () => {
+        const from = this.position();
+        if (from !== null && from >= head) return true;
+        const events = await this.store.readAll({ after: from, maxCount: this.batchSize });
+        if (events.length === 0) return true;
+        await this.applyBatch({ after: from, events });
+        return false;
+      });
+      if (done) return;
+    }
+  }
+
+  private load(): Promise<void> {
+    this.loading ??= (async () => {
+      if (this.projections.length === 0) return;
+      const names = this.projections.map((p) => p.name);
+      // Rows exist from the start so every later checkpoint write is a compare-and-set update.
+      await this.db
+        .insertInto('projection_checkpoints')
+        .values(names.map((name) => ({ name, position: null, updated_at: new Date().toISOString() })))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const rows = await this.db
+        .selectFrom('projection_checkpoints')
+        .select(['name', 'position'])
+        .where('name', 'in', names)
+        .execute();
+      for (const row of rows) this.checkpointByName.set(row.name, row.position === null ? null : BigInt(row.position));
+    })().catch((error: unknown) => {
+      this.loading = null;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  private subscribe(): void {
+    if (this.projections.length === 0) return;
+    const generation = ++this.generation;
+    const after = this.position();
+    this.buffer = [];
+    this.bufferAfter = after;
+    this.subscription = this.store.subscribeToAll({
+      after,
+      onEvent: (event) => {
+        if (generation !== this.generation) return;
+        this.buffer.push(event);
+        // Waiting here holds the subscription back until the batch is written: bounded memory.
+        if (this.buffer.length >= this.batchSize) return this.flush();
+        this.scheduleFlush();
+      },
+      onError: (error) => this.fail(generation, error),
+    });
+  }
+
+  /** Flushes once deliveries pause, so a trickle of live events is not held back for a full batch. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
+  }
+
+  /** Never rejects: a failure is handed to `fail`, which resubscribes from the checkpoints. */
+  private flush(): Promise<void> {
+    const generation = this.generation;
+    return this.exclusive(async () => {
+      // Taken when the turn comes, not when asked, so events arriving meanwhile join the batch.
+      while (generation === this.generation && this.buffer.length > 0) {
+        const events = this.buffer.splice(0, this.batchSize);
+        const after = this.bufferAfter;
+        this.bufferAfter = events[events.length - 1].position;
+        await this.applyBatch({ after, events });
+      }
+    }).catch((error: unknown) => this.fail(generation, error));
+  }
+
+  private fail(generation: number, error: unknown): void {
+    if (generation !== this.generation) return; // this subscription was already given up
+    this.generation++;
+    this.buffer = [];
+    const subscription = this.subscription;
+    this.subscription = null;
+    // Not awaited: this may run inside the subscription's own handler, which stop() waits for.
+    void subscription?.stop().catch(() => undefined);
+    this.reportError(error);
+    if (!this.running) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.running && this.subscription === null) this.subscribe();
+    }, this.retryDelayMs);
+  }
+
+  private async applyBatch(batch: Batch): Promise<void> {
+    if (batch.events.length === 0) return;
+    const last = batch.events[batch.events.length - 1].position;
+    for (const projection of this.projections) {
+      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+      if (checkpoint !== null && checkpoint >= last) continue;
+      if (batch.after !== null && (checkpoint === null || checkpoint < batch.after)) {
+        // Applying would skip the events between the checkpoint and this batch.
+        throw new Error(
+          `Projection ${projection.name} is at ${checkpoint ?? 'the start'} but the batch starts after ${batch.after}`,
+        );
+      }
+      const pending = checkpoint === null ? batch.events : batch.events.filter((e) => e.position > checkpoint);
+      await this.db.transaction().execute(async (trx) => {
+        // The checkpoint is written first: on SQLite that takes the write lock before any read, so
+        // the transaction cannot fail to upgrade later; everywhere it detects a concurrent writer.
+        const result = await trx
+          .updateTable('projection_checkpoints')
+          .set({ position: last.toString(), updated_at: new Date().toISOString() })
+          .where('name', '=', projection.name)
+          .where((eb) => (checkpoint === null ? eb('position', 'is', null) : eb('position', '=', checkpoint.toString())))
+          .executeTakeFirst();
+        if (result.numUpdatedRows !== 1n) throw new CheckpointConflictError(projection.name, checkpoint);
+        await projection.apply(trx, pending);
+      });
+      this.checkpointByName.set(projection.name, last);
+    }
+    this.notifyWaiters();
+    // The HTTP API runs on this event loop too: let it in between batches.
+    await yieldToEventLoop();
+  }
+
+  private reached(position: bigint): boolean {
+    for (const projection of this.projections) {
+      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+      if (checkpoint === null || checkpoint < position) return false;
+    }
+    return true;
+  }
+
+  private notifyWaiters(): void {
+    for (const waiter of [...this.waiters]) if (this.reached(waiter.position)) waiter.settle(true);
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * `npm run gateway -- <command>`: operator commands and the separate process roles.
+ *
+ *   merchant create --name N [--notification-url U] [--payment-mode SMS|DMS|SMS/DMS]
+ *                   [--ip-allowlist CIDR,...] [--refunds on|off] [--json]
+ *   merchant list [--json]
+ *   merchant show <merchant_id> [--show-password] [--json]
+ *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
+ *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
+ *   api | projector | all          run one process role (all = what npm start runs)
+ */
+import { ConfigError, loadConfig } from '../config';
+import { buildGateway, type Gateway } from '../composition';
+import { main } from '../main';
+import { parseCidr } from '../domain/merchant/ip-allowlist';
+import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
+import { isHttpUrl } from '../api/validation';
+import { decryptSecret } from '../adapters/vault/secret-box';
+import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
+import path from 'node:path';
+
+class UsageError extends Error {}
+
+interface Parsed {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+export function parseArgs(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+    } else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) {
+      flags.set(arg.slice(2), argv[++i]);
+    } else {
+      flags.set(arg.slice(2), true);
+    }
+  }
+  return { positional, flags };
+}
+
+function flag(p: Parsed, name: string): string | undefined {
+  const v = p.flags.get(name);
+  if (v === true) throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
+
+function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> {
+  const out: Partial<MerchantSettings> = {};
+  const name = flag(p, 'name');
+  if (name !== undefined) {
+    if (!name.trim()) throw new UsageError('--name must not be empty');
+    out.name = name.trim();
+  }
+  const url = flag(p, 'notification-url');
+  if (url !== undefined) {
+    if (forUpdate && url === 'none') out.notificationUrl = null;
+    else if (!isHttpUrl(url)) throw new UsageError(`--notification-url must be an http(s) URL (got "${url}")`);
+    else out.notificationUrl = url;
+  }
+  const mode = flag(p, 'payment-mode');
+  if (mode !== undefined) {
+    if (!(MODES as string[]).includes(mode)) throw new UsageError(`--payment-mode must be one of ${MODES.join(', ')}`);
+    out.paymentMode = mode as PaymentMode;
+  }
+  const allow = flag(p, 'ip-allowlist');
+  if (allow !== undefined) {
+    const entries = allow === 'none' ? [] : allow.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const entry of entries) {
+      if (!parseCidr(entry)) throw new UsageError(`--ip-allowlist: "${entry}" is not an IP address or CIDR block`);
+    }
+    out.ipAllowlist = entries;
+  }
+  const refunds = flag(p, 'refunds');
+  if (refunds !== undefined) {
+    if (refunds !== 'on' && refunds !== 'off') throw new UsageError('--refunds must be on or off');
+    out.refundsEnabled = refunds === 'on';
+  }
+  return out;
+}
+
+function print(value: unknown, json: boolean, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+async function withGateway<T>(fn: (g: Gateway) => Promise<T>): Promise<T> {
+  const config = { ...loadConfig(), logLevel: 'error' as const };
+  // The CLI projects what it needs itself, so it works whether or not a server is running.
+  const gateway = await buildGateway(config, { withProjector: true });
+  try {
+    await gateway.projector!.catchUp();
+    return await fn(gateway);
+  } finally {
+    await gateway.close();
+  }
+}
+
+function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[number]) {
+  return {
+    merchant_id: m.merchantId,
+    name: m.name,
+    environment: m.environment,
+    client_key: m.clientKey,
+    merchant_key: m.merchantKey,
+    payment_mode: m.paymentMode,
+    notification_url: m.notificationUrl,
+    ip_allowlist: m.ipAllowlist,
+    refunds_enabled: m.refundsEnabled,
+    registered_at: m.registeredAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+async function merchantCommand(p: Parsed): Promise<void> {
+  const sub = p.positional[1];
+  const json = p.flags.get('json') === true;
+  switch (sub) {
+    case 'create': {
+      const settings = settingsFrom(p, false);
+      if (!settings.name) throw new UsageError('merchant create needs --name');
+      const created = await withGateway((g) =>
+        g.merchants.register({
+          name: settings.name!,
+          paymentMode: settings.paymentMode,
+          notificationUrl: settings.notificationUrl,
+          ipAllowlist: settings.ipAllowlist,
+          refundsEnabled: settings.refundsEnabled,
+        }),
+      );
+      print(created, json, () =>
+        Object.entries(created)
+          .map(([k, v]) => `${k.padEnd(17)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+          .join('\n'),
+      );
+      return;
+    }
+    case 'list': {
+      const list = (await withGateway((g) => g.merchants.list())).map(publicMerchant);
+      print(list, json, () =>
+        list.length === 0
+          ? 'No merchants yet. Create one with: npm run gateway -- merchant create --name "My shop"'
+          : list.map((m) => `${m.merchant_id}  ${m.payment_mode.padEnd(7)}  ${m.client_key}  ${m.name}`).join('\n'),
+      );
+      return;
+    }
+    case 'show': {
+      const id = p.positional[2];
+      if (!id) throw new UsageError('merchant show needs a merchant id');
+      const found = await withGateway((g) => g.merchants.byId(id));
+      if (!found) throw new UsageError(`No merchant ${id}`);
+      const out: Record<string, unknown> = publicMerchant(found);
+      if (p.flags.get('show-password') === true) {
+        const config = loadConfig();
+        const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
+        out.password = decryptSecret(key, found.passwordCiphertext, 'merchant-password');
+      }
+      print(out, json, () =>
+        Object.entries(out)
+          .map(([k, v]) => `${k.padEnd(17)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+          .join('\n'),
+      );
+      return;
+    }
+    case 'update': {
+      const id = p.positional[2];
+      if (!id) throw new UsageError('merchant update needs a merchant id');
+      const changes = settingsFrom(p, true);
+      if (Object.keys(changes).length === 0) throw new UsageError('merchant update: nothing to change');
+      const updated = await withGateway(async (g) => {
+        await g.merchants.requireById(id);
+        await g.merchants.update(id, changes);
+        await g.projector!.catchUp();
+        return g.merchants.byId(id);
+      });
+      print(publicMerchant(updated!), json, () => `Merchant ${id} updated.`);
+      return;
+    }
+    default:
+      throw new UsageError('usage: merchant create|list|show|update ...');
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const p = parseArgs(argv);
+  try {
+    switch (p.positional[0]) {
+      case 'merchant':
+        await merchantCommand(p);
+        return 0;
+      case 'api':
+      case 'projector':
+      case 'all':
+        await main(p.positional[0]);
+        return -1; // keeps running
+      default:
+        throw new UsageError(
+          'usage: npm run gateway -- merchant create|list|show|update ... | api | projector | all',
+        );
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2)).then((code) => {
+    if (code >= 0) process.exit(code);
+  });
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { exactly, NO_STREAM, type StoredEvent, WrongExpectedVersionError } from '../../src/application/ports/event-store';
+import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import {
+  delay,
+  eventStoreContract,
+  expectStrictlyIncreasing,
+  newEvent,
+  newEvents,
+  streamName,
+  waitFor,
+} from './contract';
+
+eventStoreContract('SQLite (in memory)', async () => {
+  const store = new SqliteEventStore({ filename: ':memory:', pollIntervalMs: 20 });
+  return { store, cleanup: () => store.close() };
+});
+
+describe('SQLite event store on a file', function () {
+  let dir: string;
+  let file: string;
+  const open: SqliteEventStore[] = [];
+
+  function openStore(pollIntervalMs = 20): SqliteEventStore {
+    const store = new SqliteEventStore({ filename: file, pollIntervalMs });
+    open.push(store);
+    return store;
+  }
+
+  beforeEach(function () {
+    dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+    file = join(dir, 'events.db');
+  });
+
+  afterEach(async function () {
+    await Promise.all(open.splice(0).map((store) => store.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens the file with WAL, full sync and a busy timeout', async function () {
+    const store = openStore();
+    const db = (store as unknown as { db: { pragma(sql: string, o: { simple: true }): unknown } }).db;
+    expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
+    expect(Number(db.pragma('synchronous', { simple: true }))).to.equal(2);
+    expect(Number(db.pragma('busy_timeout', { simple: true }))).to.equal(5000);
+  });
+
+  it('keeps events across close and reopen', async function () {
+    const first = openStore();
+    const stream = streamName();
+    const event = newEvent({ nested: { a: [1, 2] } });
+    const result = await first.append(stream, [event, newEvent()], NO_STREAM);
+    await first.close();
+
+    const second = openStore();
+    const stored = await second.readStream(stream);
+    expect(stored.map((e) => e.id)[0]).to.equal(event.id);
+    expect(stored[0]!.data).to.deep.equal({ nested: { a: [1, 2] } });
+    expect(await second.headPosition()).to.equal(result.position);
+    const next = await second.append(stream, newEvents(1), exactly(1n));
+    expect(next.nextExpectedVersion).to.equal(2n);
+    expect(next.position > result.position).to.equal(true);
+  });
+
+  it('writes appends accepted before close', async function () {
+    const store = openStore();
+    const stream = streamName();
+    const pending = store.append(stream, newEvents(2), NO_STREAM);
+    await store.close();
+    await pending;
+    const reopened = openStore();
+    expect(await reopened.readStream(stream)).to.have.length(2);
+  });
+
+  it('shares one file between two instances, as a CLI next to a server would', async function () {
+    const server = openStore();
+    const cli = openStore();
+    const seen: StoredEvent[] = [];
+    const subscription = server.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+
+    // Only the other instance writes: the server's subscription can learn of it only by polling.
+    const stream = streamName();
+    await cli.append(stream, newEvents(3), NO_STREAM);
+    await waitFor(() => seen.length === 3, 'events written by the other instance');
+
+    const streams = Array.from({ length: 10 }, () => streamName());
+    await Promise.all(
+      streams.map((s, i) => (i % 2 === 0 ? server : cli).append(s, newEvents(2), NO_STREAM)),
+    );
+    await waitFor(() => seen.length === 23, 'events of both instances');
+    expectStrictlyIncreasing(seen);
+    expect(seen.map((e) => e.id)).to.deep.equal((await cli.readAll()).map((e) => e.id));
+
+    // Both check the expected version against the file, not against what they saw themselves.
+    const results = await Promise.allSettled([
+      server.append(stream, newEvents(1), exactly(2n)),
+      cli.append(stream, newEvents(1), exactly(2n)),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+    const lost = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(lost!.reason).to.be.instanceOf(WrongExpectedVersionError);
+    await subscription.stop();
+  });
+
+  it('wakes its own subscriptions without waiting for the poll interval', async function () {
+    const store = openStore(60_000);
+    const seen: StoredEvent[] = [];
+    const subscription = store.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    await delay(20);
+    await store.append(streamName(), newEvents(1), NO_STREAM);
+    await waitFor(() => seen.length === 1, 'the in-process wake-up', 1000);
+    await subscription.stop();
+  });
+
+  it('commits appends issued in the same tick in one transaction (group commit)', async function () {
+    const store = openStore();
+    const batches: number[] = [];
+    const internals = store as unknown as { runBatch(batch: unknown[]): unknown };
+    const runBatch = internals.runBatch;
+    internals.runBatch = (batch) => {
+      batches.push(batch.length);
+      return runBatch(batch);
+    };
+    const streams = Array.from({ length: 64 }, () => streamName());
+    const results = await Promise.allSettled([
+      ...streams.map((s) => store.append(s, newEvents(1), NO_STREAM)),
+      store.append(streams[0]!, newEvents(1), NO_STREAM),
+    ]);
+    expect(batches).to.deep.equal([65]);
+    expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(64);
+    expect((results[64] as PromiseRejectedResult).reason).to.be.instanceOf(WrongExpectedVersionError);
+    const positions = results.slice(0, 64).map((r) => (r as PromiseFulfilledResult<{ position: bigint }>).value.position);
+    expect(positions).to.deep.equal(positions.map((_, i) => BigInt(i + 1)));
+
+    await store.append(streamName(), newEvents(1), NO_STREAM);
+    expect(batches).to.deep.equal([65, 1]);
+  });
+});

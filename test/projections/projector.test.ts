@@ -1,0 +1,297 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { merchantsProjection } from '../../projections/merchants-projection';
+import { paymentsProjection } from '../../projections/payments-projection';
+import { CheckpointConflictError } from '../../projections/projector';
+import { ReadModels } from '../../projections/read-models';
+import { transactionsProjection } from '../../projections/transactions-projection';
+import type { PaymentEvent } from '../../src/domain/payment/events';
+import { foldPayment } from '../../src/domain/payment/state';
+import { MemoryEventStore } from '../support/memory-event-store';
+import {
+  appendMerchantEvents,
+  appendPaymentEvents,
+  creditVoid,
+  merchantRegistered,
+  paymentDeclined,
+  paymentInitiated,
+  paymentSettled,
+} from '../support/payment-fixtures';
+import { countRows, forEachDialect, instrumented } from './harness';
+
+/** A settled sale: two events. */
+function settledSale(overrides: Parameters<typeof paymentInitiated>[0] = {}): PaymentEvent[] {
+  const initiated = paymentInitiated(overrides);
+  return [initiated, paymentSettled(initiated.data.paymentId, { amount: initiated.data.amount })];
+}
+
+const idOf = (events: PaymentEvent[]): string => events[0].data.paymentId;
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+forEachDialect('projector', (fixture) => {
+  describe('checkpoints', function () {
+    it('stores each checkpoint with its rows: a projection failing mid-batch leaves neither rows nor checkpoint advanced', async function () {
+      const { store, db } = fixture();
+      const sales = [settledSale(), settledSale(), settledSale()];
+      for (const sale of sales) await appendPaymentEvents(store, idOf(sale), sale);
+      // Batches of two events: one sale each. The payments projection writes its rows for the
+      // second sale, then throws.
+      const failing = instrumented(paymentsProjection(), { failOnCall: (call) => call === 2 });
+      const projector = fixture().newProjector({
+        projections: [failing, transactionsProjection(), merchantsProjection()],
+        batchSize: 2,
+      });
+
+      const error = await rejectionOf(projector.catchUp());
+
+      expect(String(error)).to.contain('payments failed on purpose');
+      expect(await countRows(db, 'payments')).to.equal(1);
+      expect(await fixture().readModels.paymentById(idOf(sales[0]))).to.not.equal(undefined);
+      expect(await fixture().readModels.paymentById(idOf(sales[1]))).to.equal(undefined);
+      const checkpoints = await fixture().readModels.checkpoints();
+      expect(checkpoints.payments).to.equal(1n);
+      expect(projector.checkpoints().payments).to.equal(1n);
+      // The healthy projection kept going within the batch that failed for the other.
+      expect(checkpoints.transactions).to.equal(3n);
+      expect(await countRows(db, 'transactions')).to.equal(2);
+    });
+
+    it('resumes from the checkpoints after a restart without applying anything twice', async function () {
+      const { store, db } = fixture();
+      const first = [settledSale(), settledSale(), settledSale()];
+      for (const sale of first) await appendPaymentEvents(store, idOf(sale), sale);
+      const before = fixture().newProjector();
+      await before.catchUp();
+      await before.stop();
+      const checkpoint = (await fixture().readModels.checkpoints()).payments;
+      expect(checkpoint).to.equal(5n);
+
+      // Refunding half of a payment twice over would show up as a doubled refunded amount.
+      const refunded = idOf(first[0]);
+      await appendPaymentEvents(store, refunded, creditVoid(refunded, 'refund', 500));
+      const later = settledSale();
+      await appendPaymentEvents(store, idOf(later), later);
+
+      const payments = instrumented(paymentsProjection());
+      const transactions = instrumented(transactionsProjection());
+      const after = fixture().newProjector({ projections: [payments, transactions, merchantsProjection()] });
+      await after.catchUp();
+
+      expect(payments.applied).to.deep.equal([6n, 7n, 8n, 9n]);
+      expect(transactions.applied).to.deep.equal([6n, 7n, 8n, 9n]);
+      expect(await countRows(db, 'payments')).to.equal(4);
+      expect(await countRows(db, 'transactions')).to.equal(5);
+      expect(await fixture().readModels.paymentById(refunded)).to.include({ status: 'SETTLED', refundedAmount: 500 });
+      expect(after.position()).to.equal(9n);
+    });
+
+    it('refuses to write when another projector moved the checkpoint meanwhile', async function () {
+      const { store, db } = fixture();
+      const stale = fixture().newProjector();
+      await stale.catchUp(); // loads the (empty) checkpoints, then falls behind
+      const sale = settledSale();
+      await appendPaymentEvents(store, idOf(sale), sale);
+      await fixture().newProjector().catchUp();
+
+      const error = await rejectionOf(stale.catchUp());
+
+      expect(error).to.be.instanceOf(CheckpointConflictError);
+      expect(await countRows(db, 'payments')).to.equal(1);
+      expect(await countRows(db, 'transactions')).to.equal(1);
+    });
+
+    it('keeps positions beyond 2^53 exact', async function () {
+      const base = 2n ** 62n + 1n;
+      const store = fixture().useStore({ firstPosition: base });
+      const older = settledSale({ orderId: 'o-1' });
+      const newer = settledSale({ orderId: 'o-1' });
+      for (const sale of [older, newer]) await appendPaymentEvents(store, idOf(sale), sale);
+
+      await fixture().projector.catchUp();
+
+      const head = base + 3n;
+      expect(await store.headPosition()).to.equal(head);
+      expect(await fixture().readModels.checkpoints()).to.deep.equal({ payments: head, transactions: head, merchants: head });
+      // Same initiation instant: only the exact positions tell which one is newer.
+      const byOrder = await fixture().readModels.paymentsByOrder('merchant-1', 'o-1', 5);
+      expect(byOrder.map((p) => p.paymentId)).to.deep.equal([idOf(newer), idOf(older)]);
+      const restarted = fixture().newProjector();
+      await restarted.catchUp();
+      expect(restarted.position()).to.equal(head);
+    });
+  });
+
+  describe('following the store', function () {
+    it('projects live appends and reports through waitFor and catchUpToHead', async function () {
+      const { store, projector, readModels } = fixture();
+      expect(await readModels.catchUpToHead(100)).to.equal(true); // empty store
+      await projector.start();
+
+      const sale = settledSale();
+      await appendPaymentEvents(store, idOf(sale), sale);
+      expect(await readModels.catchUpToHead(3000)).to.equal(true);
+      expect(await readModels.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
+      expect(projector.position()).to.equal(1n);
+
+      const declined = paymentInitiated();
+      await appendPaymentEvents(store, declined.data.paymentId, [declined, paymentDeclined(declined.data.paymentId)]);
+      expect(await projector.waitFor(3n, 3000)).to.equal(true);
+      expect(await readModels.paymentById(declined.data.paymentId)).to.include({ status: 'DECLINED' });
+      expect(await projector.waitFor(99n, 50)).to.equal(false);
+    });
+
+    it('lets a second process read its own writes by polling the checkpoints', async function () {
+      const { store, projector } = fixture();
+      const otherDb = await fixture().openDb();
+      const api = new ReadModels({ db: otherDb, store });
+      await projector.start();
+
+      const sale = settledSale();
+      await appendPaymentEvents(store, idOf(sale), sale);
+      expect(await api.catchUpToHead(3000)).to.equal(true);
+      expect(await api.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
+
+      await projector.stop();
+      const unseen = settledSale();
+      await appendPaymentEvents(store, idOf(unseen), unseen);
+      const started = Date.now();
+      expect(await api.catchUpToHead(150)).to.equal(false);
+      expect(Date.now() - started).to.be.at.least(140);
+    });
+
+    it('returns false from catchUpToHead when no projector is running', async function () {
+      const sale = settledSale();
+      await appendPaymentEvents(fixture().store, idOf(sale), sale);
+      expect(await fixture().readModels.catchUpToHead(100)).to.equal(false);
+    });
+
+    it('retries a failed batch from the checkpoint and then catches up', async function () {
+      const { store } = fixture();
+      const errors: unknown[] = [];
+      const flaky = instrumented(paymentsProjection(), { failOnCall: (call) => call === 1 });
+      const projector = fixture().newProjector({
+        projections: [flaky, transactionsProjection(), merchantsProjection()],
+        onError: (error) => errors.push(error),
+      });
+      const readModels = new ReadModels({ db: fixture().db, store, projector });
+      await projector.start();
+
+      const sales = [settledSale(), settledSale()];
+      for (const sale of sales) await appendPaymentEvents(store, idOf(sale), sale);
+
+      expect(await readModels.catchUpToHead(5000)).to.equal(true);
+      expect(errors).to.have.length(1);
+      for (const sale of sales) expect(await readModels.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
+      expect(await countRows(fixture().db, 'transactions')).to.equal(2);
+    });
+
+    it('ignores event types it does not know, while still moving the checkpoints past them', async function () {
+      const { store, projector, readModels, db } = fixture();
+      await store.append(`order-${randomUUID()}`, [{ id: randomUUID(), type: 'OrderCreated', schemaVersion: 1, data: { orderId: 'o' } }], {
+        kind: 'any',
+      });
+      const sale = settledSale();
+      await appendPaymentEvents(store, idOf(sale), sale);
+      await store.append(
+        `callback-${randomUUID()}`,
+        [
+          { id: randomUUID(), type: 'CallbackScheduled', schemaVersion: 1, data: { paymentId: idOf(sale) } },
+          { id: randomUUID(), type: 'SomethingNobodyKnows', schemaVersion: 7, data: { merchantId: 'merchant-1' } },
+        ],
+        { kind: 'any' },
+      );
+
+      await projector.catchUp();
+
+      expect(await countRows(db, 'payments')).to.equal(1);
+      expect(await countRows(db, 'transactions')).to.equal(1);
+      expect(await countRows(db, 'merchants')).to.equal(0);
+      expect(await readModels.checkpoints()).to.deep.equal({ payments: 4n, transactions: 4n, merchants: 4n });
+      expect(await readModels.catchUpToHead(100)).to.equal(true);
+    });
+  });
+
+  describe('volume', function () {
+    this.timeout(60_000);
+
+    /** 2,000 payments: settled sales, every 10th declined, every 7th settled one half refunded. */
+    async function givenTwoThousandPayments(store: MemoryEventStore): Promise<Map<string, PaymentEvent[]>> {
+      await appendMerchantEvents(store, 'merchant-1', [merchantRegistered()]);
+      const streams = new Map<string, PaymentEvent[]>();
+      for (let i = 0; i < 2000; i++) {
+        const initiated = paymentInitiated({ orderId: `order-${i}`, amount: 100 + i, amountText: ((100 + i) / 100).toFixed(2) });
+        const id = initiated.data.paymentId;
+        const events: PaymentEvent[] =
+          i % 10 === 0 ? [initiated, paymentDeclined(id)] : [initiated, paymentSettled(id, { amount: 100 + i })];
+        if (i % 10 !== 0 && i % 7 === 0) events.push(...creditVoid(id, 'refund', Math.floor((100 + i) / 2)));
+        streams.set(id, events);
+        await appendPaymentEvents(store, id, events);
+      }
+      return streams;
+    }
+
+    async function thenAllProjected(streams: Map<string, PaymentEvent[]>): Promise<void> {
+      const { db, readModels } = fixture();
+      expect(await countRows(db, 'payments')).to.equal(2000);
+      const refunds = [...streams.values()].filter((events) => events.length === 4).length;
+      expect(await countRows(db, 'transactions')).to.equal(2000 + refunds);
+      expect(await countRows(db, 'merchants')).to.equal(1);
+      const byStatus = await db.selectFrom('payments').select(['status', (eb) => eb.fn.countAll<string | number>().as('n')]).groupBy('status').execute();
+      expect(Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)]))).to.deep.equal({ SETTLED: 1800, DECLINED: 200 });
+      for (const [id, events] of [...streams].filter((_, i) => i % 97 === 0)) {
+        expect((await readModels.paymentById(id))!.state).to.deep.equal(foldPayment(events));
+      }
+      const head = await fixture().store.headPosition();
+      expect(await readModels.checkpoints()).to.deep.equal({ payments: head, transactions: head, merchants: head });
+    }
+
+    it('projects 2,000 payments through the live subscription in batches', async function () {
+      const streams = await givenTwoThousandPayments(fixture().store);
+      await fixture().projector.start();
+
+      expect(await fixture().readModels.catchUpToHead(30_000)).to.equal(true);
+
+      await thenAllProjected(streams);
+    });
+
+    it('projects 2,000 payments in one catch-up batch larger than a statement can carry', async function () {
+      const streams = await givenTwoThousandPayments(fixture().store);
+      const payments = instrumented(paymentsProjection());
+      const projector = fixture().newProjector({
+        projections: [payments, transactionsProjection(), merchantsProjection()],
+        batchSize: 10_000,
+      });
+
+      await projector.catchUp();
+
+      expect(payments.calls).to.equal(1);
+      await thenAllProjected(streams);
+    });
+
+    it('yields to the event loop between batches', async function () {
+      await givenTwoThousandPayments(fixture().store);
+      const projector = fixture().newProjector({ batchSize: 200 });
+      let ticks = 0;
+      let spinning = true;
+      const spin = (): void => {
+        ticks++;
+        if (spinning) setImmediate(spin);
+      };
+      setImmediate(spin);
+
+      await projector.catchUp();
+      spinning = false;
+
+      // 4,000-odd events in batches of 200: the other callback got in at least once per batch.
+      expect(ticks).to.be.at.least(20);
+    });
+  });
+});

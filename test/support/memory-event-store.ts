@@ -1,0 +1,190 @@
+/**
+ * An in-memory EventStore for tests of code that sits on top of the port (projections, services),
+ * so they neither need a database nor depend on the adapters' own schedule. It follows the port's
+ * semantics: expected versions, idempotent re-append of the same ids, global positions, and a
+ * catch-up subscription that replays history in pages and then follows live appends.
+ */
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type ReadAllOptions,
+  type StoredEvent,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedVersionError,
+} from '../../src/application/ports/event-store';
+
+export interface MemoryEventStoreOptions {
+  /**
+   * Position of the first event. Default 0n, so code treating position 0 as "nothing yet" is
+   * caught; a value past 2^53 checks that positions are never squeezed through a number.
+   */
+  firstPosition?: bigint;
+  /** Events a subscription replays before yielding to the event loop, like a page read. Default 256. */
+  pageSize?: number;
+}
+
+interface AppendRecord {
+  ids: string[];
+  result: AppendResult;
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+export class MemoryEventStore implements EventStore {
+  private readonly all: StoredEvent[] = [];
+  private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly appendsByEventId = new Map<string, { streamId: string; record: AppendRecord }>();
+  private readonly listeners = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private nextPosition: bigint;
+  private readonly pageSize: number;
+  private closed = false;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.nextPosition = options.firstPosition ?? 0n;
+    this.pageSize = options.pageSize ?? 256;
+  }
+
+  /** Number of events stored. */
+  get size(): number {
+    return this.all.length;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    this.assertOpen();
+    if (events.length === 0) throw new Error('An append needs at least one event');
+    const ids = events.map((e) => e.id);
+    if (new Set(ids).size !== ids.length) throw new Error(`Event id repeated inside one append to ${streamId}`);
+
+    const previous = this.appendsByEventId.get(ids[0]);
+    if (previous) {
+      const same =
+        previous.streamId === streamId &&
+        previous.record.ids.length === ids.length &&
+        previous.record.ids.every((id, i) => id === ids[i]);
+      // A retry of an append that already happened: its first answer, whatever is expected now.
+      if (same) return { ...previous.record.result };
+      throw new Error(`Event id ${ids[0]} is already stored`);
+    }
+    for (const id of ids) if (this.appendsByEventId.has(id)) throw new Error(`Event id ${id} is already stored`);
+
+    const stream = this.streams.get(streamId) ?? [];
+    const actual = stream.length === 0 ? null : BigInt(stream.length - 1);
+    const ok =
+      expected.kind === 'any' ||
+      (expected.kind === 'no_stream' && actual === null) ||
+      (expected.kind === 'exact' && actual !== null && actual === expected.version);
+    if (!ok) throw new WrongExpectedVersionError(streamId, expected, actual);
+
+    const recordedAt = new Date().toISOString();
+    for (const event of events) {
+      const stored: StoredEvent = {
+        id: event.id,
+        type: event.type,
+        schemaVersion: event.schemaVersion,
+        data: clone(event.data),
+        metadata: clone(event.metadata ?? {}),
+        streamId,
+        version: BigInt(stream.length),
+        position: this.nextPosition++,
+        recordedAt,
+      };
+      stream.push(stored);
+      this.all.push(stored);
+    }
+    this.streams.set(streamId, stream);
+    const last = stream[stream.length - 1];
+    const record: AppendRecord = { ids, result: { nextExpectedVersion: last.version, position: last.position } };
+    for (const id of ids) this.appendsByEventId.set(id, { streamId, record });
+    for (const listener of [...this.listeners]) listener();
+    return { ...record.result };
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return (this.streams.get(streamId) ?? []).map(clone);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const start = this.indexAfter(options.after ?? null);
+    const end = options.maxCount === undefined ? this.all.length : start + options.maxCount;
+    return this.all.slice(start, end).map(clone);
+  }
+
+  async headPosition(): Promise<bigint | null> {
+    this.assertOpen();
+    return this.all.length === 0 ? null : this.all[this.all.length - 1].position;
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    let stopped = false;
+    let wake: (() => void) | null = null;
+    const listener = (): void => {
+      wake?.();
+    };
+    this.listeners.add(listener);
+
+    const run = async (): Promise<void> => {
+      let index = this.indexAfter(options.after);
+      while (!stopped) {
+        if (index >= this.all.length) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            if (stopped || index < this.all.length) resolve();
+          });
+          wake = null;
+          continue;
+        }
+        const page = this.all.slice(index, index + this.pageSize);
+        for (const event of page) {
+          if (stopped) return;
+          await options.onEvent(clone(event));
+          index++;
+        }
+        // A real store reads the next page with I/O: let timers and other callbacks run.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    };
+    const done = run().catch((error: unknown) => {
+      if (!stopped) options.onError?.(error);
+    });
+
+    const subscription: Subscription = {
+      stop: async () => {
+        stopped = true;
+        this.listeners.delete(listener);
+        this.subscriptions.delete(subscription);
+        wake?.();
+        await done;
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+
+  /** Index in `all` of the first event strictly after `position`. */
+  private indexAfter(position: bigint | null): number {
+    if (position === null) return 0;
+    let low = 0;
+    let high = this.all.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.all[mid].position <= position) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Event store is closed');
+  }
+}

@@ -1,0 +1,215 @@
+import { expect } from 'chai';
+import * as sinon from 'sinon';
+import { randomBytes } from 'node:crypto';
+import type { AuthorizeRequest, ConnectorOutcome, FollowUpRequest } from '../../src/application/ports/connector';
+import {
+  SANDBOX_DEFAULT_DESCRIPTOR,
+  SandboxConnector,
+  sandboxSupportsRecurring,
+  signRedirect,
+  verifyPaReq,
+  verifyRedirectSig,
+} from '../../src/adapters/connectors/sandbox-connector';
+
+const SECRET = randomBytes(32);
+const BASE = 'https://gateway.test';
+const PAYMENT_ID = '0b9c7a1e-7d2c-4f1e-9a57-2f4b1c3d5e6f';
+const NOW = new Date('2026-05-15T12:00:00Z');
+
+function request(expMonth: string, expYear: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
+  return {
+    paymentId: PAYMENT_ID,
+    merchantId: 'm-1',
+    kind: 'sale',
+    amount: 1050,
+    currency: 'USD',
+    card: { number: '4111111111111111', expMonth, expYear, cvv: '123' },
+    gatewayBaseUrl: BASE,
+    ...overrides,
+  };
+}
+
+function followUp(expMonth: string, expYear: string): FollowUpRequest {
+  return { paymentId: PAYMENT_ID, operationId: 'op-1', amount: 1050, currency: 'USD', card: { expMonth, expYear } };
+}
+
+function payerAction(kind: '3ds' | 'redirect', approved: boolean, expMonth: string, expYear: string) {
+  return { paymentId: PAYMENT_ID, kind, approved, card: { expMonth, expYear }, amount: 1050, currency: 'USD', saleKind: 'sale' as const };
+}
+
+describe('SandboxConnector', () => {
+  const connector = new SandboxConnector({ secret: SECRET, now: () => NOW });
+
+  describe('authorize by expiry (decisions.md §4)', () => {
+    it('01/2038 succeeds, for a sale and for an authorization', async () => {
+      const sale = await connector.authorize(request('01', '2038'));
+      expect(sale).to.include({ outcome: 'success', descriptor: SANDBOX_DEFAULT_DESCRIPTOR });
+      if (sale.outcome === 'success') expect(sale.authCode).to.match(/^[0-9]{6}$/);
+      expect(await connector.authorize(request('01', '2038', { kind: 'authorization' }))).to.include({ outcome: 'success' });
+    });
+
+    it('02/2038 is declined by the issuer', async () => {
+      expect(await connector.authorize(request('02', '2038'))).to.deep.equal({ outcome: 'declined', reason: 'Declined by issuer' });
+    });
+
+    it('03/2038 authorizes, then its capture is declined', async () => {
+      expect(await connector.authorize(request('03', '2038', { kind: 'authorization' }))).to.include({ outcome: 'success' });
+      const capture = await connector.capture(followUp('03', '2038'));
+      expect(capture.outcome).to.equal('declined');
+      expect(await connector.capture(followUp('01', '2038'))).to.deep.equal({ outcome: 'success' });
+    });
+
+    for (const expMonth of ['05', '06']) {
+      it(`${expMonth}/2038 asks for 3-D Secure on the gateway's ACS`, async () => {
+        const outcome = await connector.authorize(request(expMonth, '2038'));
+        if (outcome.outcome !== 'pending' || outcome.action.kind !== '3ds') throw new Error(`unexpected ${JSON.stringify(outcome)}`);
+        expect(outcome.action.acsUrl).to.equal(`${BASE}/sandbox/acs`);
+        expect(outcome.action.md).to.equal(PAYMENT_ID);
+        expect(outcome.action.termUrl).to.equal(`${BASE}/payments/${PAYMENT_ID}/3ds-return`);
+        expect(verifyPaReq(SECRET, outcome.action.paReq)).to.deep.equal({
+          paymentId: PAYMENT_ID,
+          amount: 1050,
+          currency: 'USD',
+          issuedAt: NOW.toISOString(),
+        });
+      });
+    }
+
+    for (const [expMonth, expYear] of [['12', '2038'], ['12', '2039']]) {
+      it(`${expMonth}/${expYear} redirects to the signed sandbox redirect page`, async () => {
+        const outcome = await connector.authorize(request(expMonth, expYear, { gatewayBaseUrl: `${BASE}/` }));
+        if (outcome.outcome !== 'pending' || outcome.action.kind !== 'redirect') throw new Error(`unexpected ${JSON.stringify(outcome)}`);
+        const url = new URL(outcome.action.redirectUrl);
+        expect(`${url.origin}${url.pathname}`).to.equal(`${BASE}/sandbox/redirect/${PAYMENT_ID}`);
+        expect(verifyRedirectSig(SECRET, PAYMENT_ID, url.searchParams.get('sig')!)).to.equal(true);
+      });
+    }
+
+    it('any other future expiry succeeds', async () => {
+      for (const [m, y] of [['04', '2038'], ['11', '2030'], ['5', '2027'], ['05', '2026']]) {
+        expect(await connector.authorize(request(m, y)), `${m}/${y}`).to.include({ outcome: 'success' });
+      }
+    });
+
+    it('a past expiry is declined', async () => {
+      expect((await connector.authorize(request('04', '2026'))).outcome).to.equal('declined');
+    });
+  });
+
+  describe('after the payer acts', () => {
+    const cases: Array<[string, '3ds' | 'redirect', boolean, 'success' | 'declined']> = [
+      ['05/2038', '3ds', true, 'success'],
+      ['05/2038', '3ds', false, 'declined'],
+      ['06/2038', '3ds', true, 'declined'],
+      ['06/2038', '3ds', false, 'declined'],
+      ['12/2038', 'redirect', true, 'success'],
+      ['12/2038', 'redirect', false, 'declined'],
+      ['12/2039', 'redirect', true, 'declined'],
+      ['12/2039', 'redirect', false, 'declined'],
+    ];
+    for (const [expiry, kind, approved, expected] of cases) {
+      it(`${expiry} ${kind} ${approved ? 'approved' : 'refused'} -> ${expected}`, async () => {
+        const [m, y] = expiry.split('/');
+        const outcome: ConnectorOutcome = await connector.completePayerAction(payerAction(kind, approved, m, y));
+        expect(outcome.outcome).to.equal(expected);
+        if (outcome.outcome === 'success') expect(outcome.descriptor).to.equal(SANDBOX_DEFAULT_DESCRIPTOR);
+        if (outcome.outcome === 'declined') expect(outcome.reason).to.be.a('string').and.not.empty;
+      });
+    }
+
+    it('declines a payer action that does not fit the card', async () => {
+      expect((await connector.completePayerAction(payerAction('redirect', true, '05', '2038'))).outcome).to.equal('declined');
+      expect((await connector.completePayerAction(payerAction('3ds', true, '12', '2038'))).outcome).to.equal('declined');
+    });
+  });
+
+  it('void, refund and reverse succeed', async () => {
+    for (const op of ['void', 'refund', 'reverse'] as const) {
+      expect(await connector[op](followUp('01', '2038')), op).to.deep.equal({ outcome: 'success' });
+      expect(await connector[op](followUp('03', '2038')), op).to.deep.equal({ outcome: 'success' });
+    }
+  });
+
+  describe('descriptor', () => {
+    it('can be configured up to 20 characters', async () => {
+      const custom = new SandboxConnector({ secret: SECRET, descriptor: 'SHOP*EXAMPLE.COM1234', now: () => NOW });
+      expect(await custom.authorize(request('01', '2038'))).to.include({ descriptor: 'SHOP*EXAMPLE.COM1234' });
+      expect(() => new SandboxConnector({ secret: SECRET, descriptor: 'X'.repeat(21) })).to.throw(RangeError);
+      expect(() => new SandboxConnector({ secret: SECRET, descriptor: '' })).to.throw(RangeError);
+    });
+  });
+
+  it('refuses a short secret', () => {
+    expect(() => new SandboxConnector({ secret: randomBytes(8) })).to.throw(RangeError);
+  });
+
+  describe('latency', () => {
+    let clock: sinon.SinonFakeTimers;
+    beforeEach(() => {
+      clock = sinon.useFakeTimers({ now: NOW });
+    });
+    afterEach(() => clock.restore());
+
+    it('answers without any timer when latency is 0', async () => {
+      const outcome = await connector.authorize(request('01', '2038'));
+      expect(outcome.outcome).to.equal('success');
+      expect(clock.countTimers()).to.equal(0);
+    });
+
+    it('waits latencyMs before answering when configured', async () => {
+      const slow = new SandboxConnector({ secret: SECRET, latencyMs: 250, now: () => NOW });
+      let settled = false;
+      const pending = slow.authorize(request('01', '2038')).then((o) => {
+        settled = true;
+        return o;
+      });
+      await clock.tickAsync(249);
+      expect(settled).to.equal(false);
+      await clock.tickAsync(1);
+      expect((await pending).outcome).to.equal('success');
+    });
+  });
+
+  describe('signed PaReq and redirect links', () => {
+    const paReqOf = async () => {
+      const outcome = await connector.authorize(request('05', '2038'));
+      if (outcome.outcome !== 'pending' || outcome.action.kind !== '3ds') throw new Error('expected 3ds');
+      return outcome.action.paReq;
+    };
+
+    it('rejects a PaReq with an altered amount, a wrong secret or garbage', async () => {
+      const paReq = await paReqOf();
+      const [body, mac] = paReq.split('.');
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      const forged = Buffer.from(JSON.stringify({ ...payload, amount: 1 })).toString('base64url');
+      expect(verifyPaReq(SECRET, `${forged}.${mac}`)).to.equal(null);
+      expect(verifyPaReq(randomBytes(32), paReq)).to.equal(null);
+      for (const junk of ['', '.', 'abc', `${body}.`, `${body}.${mac}.x`, `${body}.${mac}x`]) {
+        expect(verifyPaReq(SECRET, junk), junk).to.equal(null);
+      }
+    });
+
+    it('rejects a PaReq older than maxAgeMs', async () => {
+      const paReq = await paReqOf();
+      const later = new Date(NOW.getTime() + 16 * 60 * 1000);
+      expect(verifyPaReq(SECRET, paReq, { now: later, maxAgeMs: 15 * 60 * 1000 })).to.equal(null);
+      expect(verifyPaReq(SECRET, paReq, { now: NOW, maxAgeMs: 15 * 60 * 1000 })).to.not.equal(null);
+    });
+
+    it('binds a redirect signature to its payment and purpose', async () => {
+      const sig = signRedirect(SECRET, PAYMENT_ID);
+      expect(verifyRedirectSig(SECRET, PAYMENT_ID, sig)).to.equal(true);
+      expect(verifyRedirectSig(SECRET, 'another-payment', sig)).to.equal(false);
+      expect(verifyRedirectSig(randomBytes(32), PAYMENT_ID, sig)).to.equal(false);
+      expect(verifyRedirectSig(SECRET, PAYMENT_ID, '')).to.equal(false);
+      expect(verifyRedirectSig(SECRET, PAYMENT_ID, sig.slice(0, -2))).to.equal(false);
+      const paReqMac = (await paReqOf()).split('.')[1];
+      expect(verifyRedirectSig(SECRET, PAYMENT_ID, paReqMac)).to.equal(false);
+    });
+  });
+
+  it('recurring chains are for the 01/2038 card only', () => {
+    expect(sandboxSupportsRecurring({ expMonth: '01', expYear: '2038' })).to.equal(true);
+    expect(sandboxSupportsRecurring({ expMonth: '05', expYear: '2038' })).to.equal(false);
+  });
+});
