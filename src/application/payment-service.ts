@@ -231,7 +231,7 @@ export class PaymentService {
       type: 'RecordCapture',
       data: { operationId, result: outcome, now: this.now() },
     }, requested);
-    return { payment: existing(recorded.state), operationId, outcome };
+    return { payment: existing(recorded.state), operationId, outcome, amountText: s.pendingOperation!.amountText };
   }
 
   async void(merchantId: string, paymentId: string, correlationId: string) {

@@ -7,6 +7,9 @@
  *   merchant show <merchant_id> [--show-password] [--json]
  *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
  *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
+ *   sign sale --password P (--card PAN | --card-token T) [--email E]
+ *   sign trans|order --password P --value TRANS_ID|ORDER_ID
+ *                                  compute a request hash, e.g. for a first payment with curl
  *   api | projector | all          run one process role (all = what npm start runs)
  */
 import { ConfigError, loadConfig } from '../config';
@@ -18,6 +21,7 @@ import { isHttpUrl } from '../api/validation';
 import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
 import path from 'node:path';
+import { orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
 
 class UsageError extends Error {}
 
@@ -190,10 +194,38 @@ async function merchantCommand(p: Parsed): Promise<void> {
   }
 }
 
+function signCommand(p: Parsed): void {
+  const password = flag(p, 'password');
+  if (!password) throw new UsageError('sign needs --password');
+  const email = flag(p, 'email');
+  switch (p.positional[1]) {
+    case 'sale': {
+      const card = flag(p, 'card');
+      const token = flag(p, 'card-token');
+      if (card) process.stdout.write(`${saleCardHash({ payerEmail: email, password, cardNumber: card })}\n`);
+      else if (token) process.stdout.write(`${saleTokenHash({ payerEmail: email, password, cardToken: token })}\n`);
+      else throw new UsageError('sign sale needs --card or --card-token');
+      return;
+    }
+    case 'trans':
+    case 'order': {
+      const value = flag(p, 'value');
+      if (!value) throw new UsageError(`sign ${p.positional[1]} needs --value`);
+      process.stdout.write(`${p.positional[1] === 'trans' ? transIdHash(value, password) : orderIdHash(value, password)}\n`);
+      return;
+    }
+    default:
+      throw new UsageError('usage: sign sale|trans|order --password P ...');
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
   const p = parseArgs(argv);
   try {
     switch (p.positional[0]) {
+      case 'sign':
+        signCommand(p);
+        return 0;
       case 'merchant':
         await merchantCommand(p);
         return 0;
@@ -204,7 +236,7 @@ export async function run(argv: string[]): Promise<number> {
         return -1; // keeps running
       default:
         throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | api | projector | all',
+          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | api | projector | all',
         );
     }
   } catch (error) {

@@ -779,7 +779,7 @@ describe('payment decider', () => {
         .given(H.settledSale())
         .when(requestVoid(OP1))
         .then([{ type: 'VoidRequested', data: { paymentId: PAYMENT_ID, operationId: OP1, amount: AMOUNT, requestedAt: T3 } }])
-        .thenState({ status: 'SETTLED', pendingOperation: { operationId: OP1, kind: 'void', amount: AMOUNT, amountText: String(AMOUNT) } });
+        .thenState({ status: 'SETTLED', pendingOperation: { operationId: OP1, kind: 'void', amount: AMOUNT, amountText: '100.00' } });
     });
 
     it('on a settled partial capture voids the captured amount', () => {
@@ -864,7 +864,7 @@ describe('payment decider', () => {
         .given(H.voidPending())
         .when(recordVoid(LOST))
         .thenNothing()
-        .thenState({ pendingOperation: { operationId: OP1, kind: 'void', amount: AMOUNT, amountText: String(AMOUNT) } });
+        .thenState({ pendingOperation: { operationId: OP1, kind: 'void', amount: AMOUNT, amountText: '100.00' } });
     });
 
     it('for another operation id, none pending, or another kind pending is unexpected_outcome', () => {

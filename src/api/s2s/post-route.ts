@@ -283,13 +283,13 @@ async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionConte
   if (!payment) throw errors.transactionNotFound();
   const amount = optionalAmount(form, 'amount', payment.currency);
   try {
-    const { payment: after, outcome } = await deps.payments.capture(merchant.merchantId, transId, amount, requestId);
+    const { payment: after, outcome, amountText } = await deps.payments.capture(merchant.merchantId, transId, amount, requestId);
     const base = {
       action: 'CAPTURE',
       order_id: after.orderId,
       trans_id: after.paymentId,
       trans_date: deps.clock.now().toISOString().slice(0, 19).replace('T', ' '),
-      amount: amount?.text ?? after.amountText,
+      amount: amountText,
       currency: after.currency,
     };
     if (outcome.outcome === 'success') return { ...base, result: 'SUCCESS', status: 'SETTLED', descriptor: after.descriptor ?? '' };

@@ -3,6 +3,7 @@
  * throwing a DomainError whose code the API maps to the spec's error.
  */
 import { DomainError } from '../errors';
+import { formatMinor } from '../money';
 import type { AuthorizationResult, FollowUpResult, PaymentCommand } from './commands';
 import type { PaymentEvent, DeclineStage } from './events';
 import type { ExistingPayment, PaymentState } from './state';
@@ -62,7 +63,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
             paymentId: s.paymentId,
             operationId: command.data.operationId,
             amount,
-            amountText: command.data.amountText ?? (amount === s.amount ? s.amountText : String(amount)),
+            amountText: command.data.amountText ?? (amount === s.amount ? s.amountText : formatMinor(amount, s.currency)),
             requestedAt: command.data.now,
           },
         },

@@ -3,6 +3,7 @@
  * only definition of what an event means, shared by the deciders and by the payments projection,
  * so a status lookup can never disagree with what the command side decided.
  */
+import { formatMinor } from '../money';
 import type { CardSnapshot, PayerSnapshot, PaymentEvent, PaymentKind } from './events';
 
 /** S2S `status` values (decisions.md section 6). */
@@ -189,7 +190,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
           operationId: event.data.operationId,
           kind: 'void',
           amount: event.data.amount,
-          amountText: String(event.data.amount),
+          amountText: formatMinor(event.data.amount, s.currency),
         },
         updatedAt: event.data.requestedAt,
       };

@@ -1,0 +1,203 @@
+/**
+ * Load generation for the benchmark: SALE form bodies with a unique order_id per request, and a
+ * thin wrapper over the load generator (a dev dependency) that checks every response.
+ *
+ * Errors are non-2xx answers, connection errors, timeouts, and 2xx answers whose JSON `result` is
+ * not SUCCESS: a quick substring test on every body, plus a full JSON parse of every 50th body to
+ * make sure the substring test is not fooling us.
+ */
+import { saleCardHash } from '../../src/domain/signatures';
+
+// The load generator has no bundled type declarations; the small part used here is typed below.
+const generate: LoadGenerator = require('autocannon');
+
+interface LoadRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+interface LoadOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining?: number;
+  timeout?: number;
+  method?: string;
+  headers?: Record<string, string>;
+  requests?: Array<{
+    setupRequest?: (req: LoadRequest, context: Record<string, unknown>) => LoadRequest;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+  }>;
+}
+
+interface Histogram {
+  average: number;
+  mean: number;
+  stddev: number;
+  min: number;
+  max: number;
+  total: number;
+  p50: number;
+  p90: number;
+  p97_5: number;
+  p99: number;
+  p99_9: number;
+  [key: string]: number;
+}
+
+interface LoadResult {
+  duration: number;
+  latency: Histogram;
+  requests: Histogram;
+  throughput: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  totalCompletedRequests: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+type LoadGenerator = (options: LoadOptions, callback: (error: Error | null, result: LoadResult) => void) => unknown;
+
+export interface SaleFormInput {
+  clientKey: string;
+  password: string;
+}
+
+const PAYER_EMAIL = 'jane.doe@example.com';
+const CARD_NUMBER = '4111111111111111';
+
+/**
+ * Builds SALE bodies as prefix + order_id + suffix. The order_id has a fixed width, so every body
+ * has the same length, and the hash is computed once: it does not cover order_id.
+ */
+export function saleBodyFactory(input: SaleFormInput, runTag: string): { next(): string; sample(): string } {
+  const hash = saleCardHash({ payerEmail: PAYER_EMAIL, password: input.password, cardNumber: CARD_NUMBER });
+  const head = new URLSearchParams({ action: 'SALE', client_key: input.clientKey }).toString();
+  const tail = new URLSearchParams({
+    order_amount: '10.00',
+    order_currency: 'USD',
+    order_description: 'Benchmark order',
+    card_number: CARD_NUMBER,
+    card_exp_month: '01',
+    card_exp_year: '2038',
+    card_cvv2: '123',
+    payer_first_name: 'Jane',
+    payer_last_name: 'Doe',
+    payer_address: '1 Main Street',
+    payer_country: 'US',
+    payer_state: 'CA',
+    payer_city: 'Los Angeles',
+    payer_zip: '90001',
+    payer_email: PAYER_EMAIL,
+    payer_phone: '12135550100',
+    payer_ip: '203.0.113.10',
+    term_url_3ds: 'https://merchant.example.com/3ds-return',
+    hash,
+  }).toString();
+  const prefix = `${head}&order_id=bench-${runTag}-`;
+  const suffix = `&${tail}`;
+  let counter = 0;
+  return {
+    next: () => `${prefix}${String(++counter).padStart(10, '0')}${suffix}`,
+    sample: () => `${prefix}${'0'.repeat(10)}${suffix}`,
+  };
+}
+
+export interface LoadSummary {
+  durationS: number;
+  connections: number;
+  requestsTotal: number;
+  requestsPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  errors: { non2xx: number; connectionErrors: number; timeouts: number; notSuccess: number; total: number; rate: number };
+  statusCodes: Record<string, number>;
+  badBodySamples: string[];
+}
+
+export interface LoadRun {
+  url: string;
+  connections: number;
+  durationS: number;
+  nextBody: () => string;
+}
+
+export async function runLoad(run: LoadRun): Promise<LoadSummary> {
+  let notSuccess = 0;
+  let checked = 0;
+  const badBodySamples: string[] = [];
+  const noteBad = (status: number, body: string) => {
+    if (badBodySamples.length < 5) badBodySamples.push(`${status} ${body.slice(0, 300)}`);
+  };
+  const result = await new Promise<LoadResult>((resolve, reject) => {
+    generate(
+      {
+        url: run.url,
+        connections: run.connections,
+        duration: run.durationS,
+        pipelining: 1,
+        timeout: 10,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        requests: [
+          {
+            setupRequest(req) {
+              req.method = 'POST';
+              req.body = run.nextBody();
+              return req;
+            },
+            onResponse(status, body) {
+              if (status < 200 || status > 299) {
+                noteBad(status, body);
+                return;
+              }
+              let ok = body.includes('"result":"SUCCESS"');
+              if (ok && ++checked % 50 === 0) {
+                try {
+                  ok = (JSON.parse(body) as { result?: unknown }).result === 'SUCCESS';
+                } catch {
+                  ok = false;
+                }
+              }
+              if (!ok) {
+                notSuccess++;
+                noteBad(status, body);
+              }
+            },
+          },
+        ],
+      },
+      (error, res) => (error ? reject(error) : resolve(res)),
+    );
+  });
+  const total = result.totalCompletedRequests;
+  const errorTotal = result.non2xx + result.errors + result.timeouts + notSuccess;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats)) statusCodes[code] = stat.count;
+  return {
+    durationS: result.duration,
+    connections: run.connections,
+    requestsTotal: total,
+    requestsPerSec: result.requests.average,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.mean,
+    },
+    errors: {
+      non2xx: result.non2xx,
+      connectionErrors: result.errors,
+      timeouts: result.timeouts,
+      notSuccess,
+      total: errorTotal,
+      rate: total + result.errors + result.timeouts > 0 ? errorTotal / (total + result.errors + result.timeouts) : 1,
+    },
+    statusCodes,
+    badBodySamples,
+  };
+}
