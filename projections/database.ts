@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, type RawBuilder, SqliteDialect, sql } from 'kysely';
-import { Pool, types as pgTypes } from 'pg';
+import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import type { ReadModelDatabase } from './schema';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -10,29 +10,29 @@ export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'post
 const INT8_OID = 20;
 
 /**
- * pg returns int8 as a string because it may exceed 2^53. Our int8 columns are minor-unit amounts
- * and versions, far below that, so this pool (and only this pool, never the process-wide parsers)
- * turns them into numbers to match what SQLite returns.
+ * pg returns int8 as a string because it may exceed 2^53. The int8 columns read back here hold
+ * minor-unit amounts and stream versions, far below that, so this pool (and only this pool, never
+ * the process-wide parsers) turns them into numbers to match what SQLite returns.
  */
-const readModelTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+const readModelTypes: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
-    return pgTypes.getTypeParser(oid, format as 'text') as (value: string) => unknown;
-  },
+    return pgTypes.getTypeParser(oid, format);
+  }) as CustomTypesConfig['getTypeParser'],
 };
 
 export function createReadModelDb(config: ReadModelDbConfig): Kysely<ReadModelDatabase> {
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:' && config.file !== '') mkdirSync(dirname(config.file), { recursive: true });
     const database = new Database(config.file);
-    // WAL lets an API process read while the projector writes; NORMAL is durable across app crashes,
-    // and the read models can always be rebuilt from the event store after a power loss.
+    // WAL lets an API process read while the projector writes. NORMAL may lose the last commits on a
+    // power cut, but each checkpoint goes with its rows, so the projector simply applies them again.
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     return new Kysely<ReadModelDatabase>({ dialect: new SqliteDialect({ database }) });
   }
-  const pool = new Pool({ connectionString: config.url, types: readModelTypes as never });
+  const pool = new Pool({ connectionString: config.url, types: readModelTypes });
   return new Kysely<ReadModelDatabase>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -260,34 +260,55 @@ export class Projector {
 
   private async applyBatch(batch: Batch): Promise<void> {
     if (batch.events.length === 0) return;
-    const last = batch.events[batch.events.length - 1].position;
-    for (const projection of this.projections) {
-      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
-      if (checkpoint !== null && checkpoint >= last) continue;
-      if (batch.after !== null && (checkpoint === null || checkpoint < batch.after)) {
-        // Applying would skip the events between the checkpoint and this batch.
-        throw new Error(
-          `Projection ${projection.name} is at ${checkpoint ?? 'the start'} but the batch starts after ${batch.after}`,
-        );
-      }
-      const pending = checkpoint === null ? batch.events : batch.events.filter((e) => e.position > checkpoint);
-      await this.db.transaction().execute(async (trx) => {
-        // The checkpoint is written first: on SQLite that takes the write lock before any read, so
-        // the transaction cannot fail to upgrade later; everywhere it detects a concurrent writer.
-        const result = await trx
-          .updateTable('projection_checkpoints')
-          .set({ position: last.toString(), updated_at: new Date().toISOString() })
-          .where('name', '=', projection.name)
-          .where((eb) => (checkpoint === null ? eb('position', 'is', null) : eb('position', '=', checkpoint.toString())))
-          .executeTakeFirst();
-        if (result.numUpdatedRows !== 1n) throw new CheckpointConflictError(projection.name, checkpoint);
-        await projection.apply(trx, pending);
-      });
-      this.checkpointByName.set(projection.name, last);
-    }
+    // Projections touch disjoint rows, so on PostgreSQL their transactions run side by side on
+    // separate connections; SQLite's single connection simply takes them in turn.
+    const outcomes = await Promise.allSettled(this.projections.map((projection) => this.applyTo(projection, batch)));
     this.notifyWaiters();
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     // The HTTP API runs on this event loop too: let it in between batches.
     await yieldToEventLoop();
+  }
+
+  private async applyTo(projection: Projection, batch: Batch): Promise<void> {
+    const last = batch.events[batch.events.length - 1].position;
+    const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+    if (checkpoint !== null && checkpoint >= last) return;
+    if (batch.after !== null && (checkpoint === null || checkpoint < batch.after)) {
+      // Applying would skip the events between the checkpoint and this batch.
+      throw new Error(
+        `Projection ${projection.name} is at ${checkpoint ?? 'the start'} but the batch starts after ${batch.after}`,
+      );
+    }
+    const pending = checkpoint === null ? batch.events : batch.events.filter((e) => e.position > checkpoint);
+    try {
+      await this.write(projection, checkpoint, last, pending);
+    } catch (error) {
+      // Someone else's rows are in: take their checkpoint so the next attempt continues after it.
+      if (error instanceof CheckpointConflictError) await this.reloadCheckpoint(projection.name);
+      throw error;
+    }
+    this.checkpointByName.set(projection.name, last);
+  }
+
+  private async write(projection: Projection, checkpoint: bigint | null, last: bigint, pending: StoredEvent[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // The checkpoint is written first: on SQLite that takes the write lock before any read, so
+      // the transaction cannot fail to upgrade later; everywhere it detects a concurrent writer.
+      const result = await trx
+        .updateTable('projection_checkpoints')
+        .set({ position: last.toString(), updated_at: new Date().toISOString() })
+        .where('name', '=', projection.name)
+        .where((eb) => (checkpoint === null ? eb('position', 'is', null) : eb('position', '=', checkpoint.toString())))
+        .executeTakeFirst();
+      if (result.numUpdatedRows !== 1n) throw new CheckpointConflictError(projection.name, checkpoint);
+      await projection.apply(trx, pending);
+    });
+  }
+
+  private async reloadCheckpoint(name: string): Promise<void> {
+    const row = await this.db.selectFrom('projection_checkpoints').select('position').where('name', '=', name).executeTakeFirst();
+    this.checkpointByName.set(name, row?.position == null ? null : BigInt(row.position));
   }
 
   private reached(position: bigint): boolean {

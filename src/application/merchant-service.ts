@@ -7,7 +7,7 @@ import { DomainError } from '../domain/errors';
 import type { Environment, MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { merchantStreamId } from '../domain/merchant/events';
 import { KEY_PREFIX } from '../domain/merchant/keys';
-import { handleCommand } from './command-handler';
+import { handleCommand, loadState } from './command-handler';
 import { merchantDecider } from './deciders';
 import type { Clock } from './ports/clock';
 import type { EventStore } from './ports/event-store';
@@ -106,7 +106,13 @@ export class MerchantService {
       await this.deps.lookup.catchUpToHead(1000);
       record = await this.deps.lookup.merchantByClientKey(clientKey);
     }
-    return record && this.account(record);
+    if (!record) return undefined;
+    // The key-to-merchant mapping never changes, but settings do: an operator who turns refunds off
+    // or narrows the IP allowlist expects the very next request to obey, so they come from the stream.
+    const { state } = await loadState(this.deps.store, merchantStreamId(record.merchantId), merchantDecider);
+    if (!state.exists) return undefined;
+    const { exists: _exists, ...current } = state;
+    return this.account({ ...record, ...current });
   }
 
   async byId(merchantId: string): Promise<MerchantRecord | undefined> {

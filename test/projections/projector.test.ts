@@ -106,6 +106,13 @@ forEachDialect('projector', (fixture) => {
       expect(error).to.be.instanceOf(CheckpointConflictError);
       expect(await countRows(db, 'payments')).to.equal(1);
       expect(await countRows(db, 'transactions')).to.equal(1);
+      // Having learnt the newer checkpoints, it carries on from there.
+      const refund = creditVoid(idOf(sale), 'refund', 400);
+      await appendPaymentEvents(store, idOf(sale), refund);
+      await stale.catchUp();
+      expect(stale.position()).to.equal(3n);
+      expect(await fixture().readModels.paymentById(idOf(sale))).to.include({ refundedAmount: 400 });
+      expect(await countRows(db, 'transactions')).to.equal(2);
     });
 
     it('keeps positions beyond 2^53 exact', async function () {

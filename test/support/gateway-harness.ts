@@ -177,7 +177,13 @@ export async function startTestGateway(options: StartOptions): Promise<TestGatew
     databaseUrl = created.url;
   }
   const shared: Shared = { databaseUrl, vaultKey: randomBytes(32).toString('hex') };
-  const main = await startInstance(options, shared, true);
+  let main: TestGateway;
+  try {
+    main = await startInstance(options, shared, true);
+  } catch (error) {
+    if (schema) await dropSchema(schema);
+    throw error;
+  }
   const stopMain = main.stop;
   main.stop = async () => {
     try {

@@ -4,6 +4,7 @@
  * semantics: expected versions, idempotent re-append of the same ids, global positions, and a
  * catch-up subscription that replays history in pages and then follows live appends.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type AppendResult,
   type EventStore,
@@ -32,6 +33,9 @@ interface AppendRecord {
 }
 
 const clone = <T>(value: T): T => structuredClone(value);
+
+/** Which subscription's handler the current code runs in: stop() from there must not wait for itself. */
+const insideHandler = new AsyncLocalStorage<object>();
 
 export class MemoryEventStore implements EventStore {
   private readonly all: StoredEvent[] = [];
@@ -122,6 +126,7 @@ export class MemoryEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions): Subscription {
     let stopped = false;
+    const self = {};
     let wake: (() => void) | null = null;
     const listener = (): void => {
       wake?.();
@@ -129,6 +134,8 @@ export class MemoryEventStore implements EventStore {
     this.listeners.add(listener);
 
     const run = async (): Promise<void> => {
+      // Never deliver before subscribeToAll has returned: handlers may use the subscription.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       let index = this.indexAfter(options.after);
       while (!stopped) {
         if (index >= this.all.length) {
@@ -142,7 +149,7 @@ export class MemoryEventStore implements EventStore {
         const page = this.all.slice(index, index + this.pageSize);
         for (const event of page) {
           if (stopped) return;
-          await options.onEvent(clone(event));
+          await insideHandler.run(self, () => options.onEvent(clone(event)));
           index++;
         }
         // A real store reads the next page with I/O: let timers and other callbacks run.
@@ -159,7 +166,7 @@ export class MemoryEventStore implements EventStore {
         this.listeners.delete(listener);
         this.subscriptions.delete(subscription);
         wake?.();
-        await done;
+        if (insideHandler.getStore() !== self) await done;
       },
     };
     this.subscriptions.add(subscription);

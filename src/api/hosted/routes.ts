@@ -124,7 +124,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
     }
   });
 
-  router.get('/sandbox/redirect/:id', async (ctx) => {
+  router.register('/sandbox/redirect/:id', ['HEAD', 'GET', 'POST'], async (ctx) => {
     const paymentId = ctx.params.id;
     const sig = param(ctx, 'sig') ?? '';
     if (!UUID.test(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {

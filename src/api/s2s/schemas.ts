@@ -54,7 +54,8 @@ export const saleSchema = {
     payer_state: text(64),
     payer_city: text(64),
     payer_zip: text(32),
-    payer_email: { type: 'string', maxLength: 256, format: 'email' },
+    // Internationalised addresses are real (decisions.md section 2 hashes them ASCII-uppercased).
+    payer_email: { type: 'string', maxLength: 256, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
     payer_phone: text(32),
     payer_ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
     term_url_3ds: url,

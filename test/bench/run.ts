@@ -1,0 +1,418 @@
+/**
+ * `npm run bench`: throughput and latency of S2S SALE against a bare koa baseline, plus how fast the
+ * read models catch up once the load stops, all in one run on the same machine.
+ *
+ * 1. Baseline: koa + koa-body answering a small JSON (`baseline-server.ts`), in a child process.
+ * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
+ *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
+ * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
+ * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
+ * Each server gets a warm-up run first; only the second run is measured.
+ *
+ * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (64), BENCH_WARMUP_S (2),
+ *      BENCH_CPU_PROF=1 to CPU-profile the gateway child (profile + hotspot summary under
+ *      test-artifacts/cpu-profiles/; the profiler slows the gateway, so such a run's figures are
+ *      not comparable).
+ * Exit code: 0 when the measurement completed (even if a target is missed), 1 when the benchmark
+ * itself failed (a server did not start, too many error responses, ...).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { watchCatchUp, type CatchUpResult } from './catch-up';
+import {
+  BenchFailure,
+  REPO_ROOT,
+  cleanupAllSync,
+  freePort,
+  makeTempDir,
+  removeTempDir,
+  startServer,
+  stopServer,
+  type ServerChild,
+} from './children';
+import { runLoad, saleBodyFactory, type LoadSummary } from './load';
+import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
+
+const MAX_ERROR_RATE = 0.001;
+const TARGETS = { throughputRatio: 0.5, saleP99Ms: 25, catchUpMs: 1000 };
+const ARTIFACT_DIR = path.join(REPO_ROOT, 'test-artifacts');
+const ARTIFACT = path.join(ARTIFACT_DIR, 'bench.json');
+/** Gateway settings that would change what is measured; the child gets the defaults instead. */
+const GATEWAY_ENV_VARS = [
+  'EVENT_STORE',
+  'DATABASE_URL',
+  'ESDB_URL',
+  'PUBLIC_BASE_URL',
+  'GATEWAY_ENV',
+  'VAULT_KEY',
+  'TRUST_PROXY',
+  'SANDBOX_LATENCY_MS',
+  'SANDBOX_DESCRIPTOR',
+  'PAYER_ACTION_TIMEOUT_MINUTES',
+];
+
+function envInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new BenchFailure(`${name} must be an integer in ${min}..${max} (got "${raw}")`);
+  return n;
+}
+
+interface Settings {
+  durationS: number;
+  connections: number;
+  warmupS: number;
+  profileDir: string | null;
+}
+
+interface Target {
+  name: string;
+  measured: number | null;
+  unit: string;
+  comparator: '>=' | '<=';
+  target: number;
+  verdict: 'PASS' | 'MISS';
+}
+
+function log(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function checkErrors(label: string, summary: LoadSummary): void {
+  const e = summary.errors;
+  if (summary.requestsTotal === 0) throw new BenchFailure(`${label}: no response completed`);
+  if (e.rate > MAX_ERROR_RATE) {
+    throw new BenchFailure(
+      `${label}: ${e.total} errors out of ${summary.requestsTotal} responses (${(e.rate * 100).toFixed(2)}% > ${MAX_ERROR_RATE * 100}%): ` +
+        `non-2xx ${e.non2xx}, result not SUCCESS ${e.notSuccess}, connection errors ${e.connectionErrors}, timeouts ${e.timeouts}; ` +
+        `status codes ${JSON.stringify(summary.statusCodes)}\n  sample responses:\n    ${summary.badBodySamples.join('\n    ') || '(none kept)'}`,
+    );
+  }
+}
+
+function loadLine(label: string, s: LoadSummary): string {
+  return (
+    `  ${label}: ${s.requestsPerSec.toFixed(0)} req/s, p50 ${s.latencyMs.p50} ms, p99 ${s.latencyMs.p99} ms ` +
+    `(${s.requestsTotal} responses in ${s.durationS} s, errors ${s.errors.total})`
+  );
+}
+
+/** One SALE by hand before any load: proves credentials, hash and body are right. */
+function postOnce(baseUrl: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${baseUrl}/post`,
+      {
+        method: 'POST',
+        agent: false,
+        timeout: 10_000,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.once('timeout', () => req.destroy(new Error('timed out')));
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+async function benchBaseline(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
+  log(`Baseline: plain koa + koa-body child process`);
+  const server = await startServer({
+    name: 'baseline server',
+    script: 'test/bench/baseline-server.ts',
+    env: { ...process.env },
+    port: await freePort(),
+  });
+  try {
+    const url = `${server.baseUrl}/post`;
+    const warm = await runLoad({ url, connections: settings.connections, durationS: settings.warmupS, nextBody });
+    log(loadLine(`warm-up ${settings.warmupS} s`, warm));
+    checkErrors('baseline warm-up', warm);
+    const measured = await runLoad({ url, connections: settings.connections, durationS: settings.durationS, nextBody });
+    log(loadLine(`measured ${settings.durationS} s`, measured));
+    checkErrors('baseline', measured);
+    return measured;
+  } finally {
+    await stopServer(server);
+  }
+}
+
+interface SaleOutcome {
+  load: LoadSummary;
+  catchUp: CatchUpResult;
+  eventsAppended: string | null;
+  bodyBytes: number;
+  profile: string | null;
+  /** The measured run as a window of the profile (ms before the gateway exited). */
+  profileWindow: ProfileWindow | null;
+}
+
+async function benchSale(settings: Settings, runTag: string): Promise<SaleOutcome> {
+  log('SALE: gateway child process (node --import tsx src/main.ts, role all, SQLite event store)');
+  const dataDir = makeTempDir('gateway-bench-');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of GATEWAY_ENV_VARS) delete env[name];
+  Object.assign(env, { DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' });
+  const nodeArgs: string[] = [];
+  if (settings.profileDir) {
+    fs.mkdirSync(settings.profileDir, { recursive: true });
+    env.BENCH_CPU_PROF_DIR = settings.profileDir;
+    nodeArgs.push(
+      '--cpu-prof',
+      `--cpu-prof-dir=${settings.profileDir}`,
+      '--enable-source-maps',
+      '--require',
+      path.join(__dirname, 'profile-hook.cjs'),
+    );
+  }
+  let server: ServerChild | null = null;
+  let watch: ReturnType<typeof watchCatchUp> | null = null;
+  try {
+    server = await startServer({ name: 'gateway', script: 'src/main.ts', env, port: await freePort(), nodeArgs });
+    const merchantFile = path.join(dataDir, 'demo-merchant.json');
+    if (!fs.existsSync(merchantFile)) throw new BenchFailure(`the gateway did not write ${merchantFile}. Output:\n${server.output()}`);
+    const merchant = JSON.parse(fs.readFileSync(merchantFile, 'utf8')) as { client_key?: string; password?: string };
+    if (!merchant.client_key || !merchant.password) throw new BenchFailure(`${merchantFile} lacks client_key or password`);
+    const bodies = saleBodyFactory({ clientKey: merchant.client_key, password: merchant.password }, runTag);
+
+    const probe = await postOnce(server.baseUrl, bodies.next());
+    let probeResult: unknown;
+    try {
+      probeResult = (JSON.parse(probe.body) as { result?: unknown }).result;
+    } catch {
+      probeResult = undefined;
+    }
+    if (probe.status !== 200 || probeResult !== 'SUCCESS') {
+      throw new BenchFailure(`a single SALE did not succeed: HTTP ${probe.status} ${probe.body.slice(0, 500)}`);
+    }
+    log(`  sample SALE: HTTP ${probe.status} ${probe.body.slice(0, 200)}`);
+
+    const url = `${server.baseUrl}/post`;
+    const warm = await runLoad({ url, connections: settings.connections, durationS: settings.warmupS, nextBody: bodies.next });
+    log(loadLine(`warm-up ${settings.warmupS} s`, warm));
+    checkErrors('SALE warm-up', warm);
+
+    watch = watchCatchUp(dataDir);
+    const headBefore = watch.head();
+    const loadStartedAt = performance.now();
+    const load = await runLoad({ url, connections: settings.connections, durationS: settings.durationS, nextBody: bodies.next });
+    const loadStoppedAt = performance.now();
+    const catchUp = await watch.measure({ pollMs: 10, timeoutMs: 30_000 });
+    log(loadLine(`measured ${settings.durationS} s`, load));
+    log(
+      catchUp.timedOut
+        ? `  projections had not reached head ${catchUp.head} 30 s after the load stopped (checkpoints ${JSON.stringify(catchUp.checkpoints)})`
+        : `  projections reached head ${catchUp.head} ${catchUp.delayMs!.toFixed(0)} ms after the load stopped (backlog at stop: ${catchUp.backlogAtStop} events)`,
+    );
+    checkErrors('SALE', load);
+    const head = catchUp.head === null ? null : BigInt(catchUp.head);
+    const eventsAppended = head === null ? null : (head - (headBefore ?? 0n)).toString();
+    watch.close();
+    watch = null;
+    await stopServer(server);
+    const exitedAt = performance.now();
+    let profile: string | null = null;
+    if (settings.profileDir) {
+      const file = path.join(settings.profileDir, fs.readdirSync(settings.profileDir).find((f) => f.includes(`.${server!.child.pid}.`) && f.endsWith('.cpuprofile')) ?? '');
+      profile = fs.existsSync(file) && file.endsWith('.cpuprofile') ? file : null;
+    }
+    return {
+      load,
+      catchUp,
+      eventsAppended,
+      bodyBytes: Buffer.byteLength(bodies.sample()),
+      profile,
+      profileWindow: { fromEndMs: exitedAt - loadStartedAt, toEndMs: exitedAt - loadStoppedAt },
+    };
+  } catch (error) {
+    if (server && !(error instanceof BenchFailure && error.message.includes('Output:'))) {
+      const tail = server.output().trim().split('\n').slice(-20).join('\n');
+      if (tail && error instanceof Error) error.message += `\n  gateway output (last lines):\n${tail}`;
+    }
+    throw error;
+  } finally {
+    watch?.close();
+    if (server) await stopServer(server);
+    removeTempDir(dataDir);
+  }
+}
+
+function verdict(measured: number | null, comparator: '>=' | '<=', target: number): 'PASS' | 'MISS' {
+  if (measured === null || !Number.isFinite(measured)) return 'MISS';
+  return comparator === '>=' ? (measured >= target ? 'PASS' : 'MISS') : measured <= target ? 'PASS' : 'MISS';
+}
+
+function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function writeArtifact(data: unknown): void {
+  fs.mkdirSync(ARTIFACT_DIR, { recursive: true });
+  fs.writeFileSync(ARTIFACT, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+function loadJson(s: LoadSummary) {
+  return {
+    requestsPerSec: round(s.requestsPerSec, 1),
+    latencyMs: s.latencyMs,
+    latencyHistogramWholeMs: s.latencyHistogramMs,
+    requestsTotal: s.requestsTotal,
+    durationS: s.durationS,
+    errors: s.errors,
+    statusCodes: s.statusCodes,
+  };
+}
+
+async function main(): Promise<number> {
+  const settings: Settings = {
+    durationS: envInt('BENCH_DURATION_S', 10, 1, 3600),
+    connections: envInt('BENCH_CONNECTIONS', 64, 1, 10_000),
+    warmupS: envInt('BENCH_WARMUP_S', 2, 1, 600),
+    profileDir: process.env.BENCH_CPU_PROF && process.env.BENCH_CPU_PROF !== '0' ? path.join(ARTIFACT_DIR, 'cpu-profiles') : null,
+  };
+  if (settings.profileDir) fs.rmSync(settings.profileDir, { recursive: true, force: true });
+  const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const runTag = Date.now().toString(36);
+  log(`Benchmark on ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}`);
+  log(`  ${settings.connections} connections, ${settings.durationS} s measured after a ${settings.warmupS} s warm-up per server; load generated in the parent process`);
+  log(`  gateway: GATEWAY_LOG_LEVEL=error, so request logs are off during the measurement`);
+  if (settings.profileDir) log(`  CPU profiling of the gateway is ON: its figures are slowed by the profiler`);
+  log();
+
+  // The baseline gets bodies of the SALE's exact shape and size; credentials of the demo
+  // merchant's format stand in until the gateway has created the real ones.
+  const baselineBodies = saleBodyFactory({ clientKey: `test_ck_${'0'.repeat(32)}`, password: '0'.repeat(32) }, runTag);
+  const baseline = await benchBaseline(settings, baselineBodies.next);
+  log();
+  const sale = await benchSale(settings, runTag);
+  const baselineBodyBytes = Buffer.byteLength(baselineBodies.sample());
+
+  const ratio = baseline.requestsPerSec > 0 ? sale.load.requestsPerSec / baseline.requestsPerSec : 0;
+  const catchUpMs = sale.catchUp.delayMs === null ? null : round(sale.catchUp.delayMs, 1);
+  const targets: Target[] = [
+    { name: 'throughput SALE / baseline', measured: round(ratio, 3), unit: '', comparator: '>=', target: TARGETS.throughputRatio, verdict: 'MISS' },
+    { name: 'SALE latency p99', measured: sale.load.latencyMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.saleP99Ms, verdict: 'MISS' },
+    { name: 'projection catch-up after load stops', measured: catchUpMs, unit: 'ms', comparator: '<=', target: TARGETS.catchUpMs, verdict: 'MISS' },
+  ];
+  for (const t of targets) t.verdict = verdict(t.measured, t.comparator, t.target);
+
+  const rows: string[][] = [
+    ['', 'baseline (koa)', 'SALE (gateway)', 'SALE / baseline'],
+    ['requests/s', baseline.requestsPerSec.toFixed(0), sale.load.requestsPerSec.toFixed(0), ratio.toFixed(3)],
+    ['latency p50 (ms)', String(baseline.latencyMs.p50), String(sale.load.latencyMs.p50), baseline.latencyMs.p50 > 0 ? (sale.load.latencyMs.p50 / baseline.latencyMs.p50).toFixed(2) : '-'],
+    ['latency p99 (ms)', String(baseline.latencyMs.p99), String(sale.load.latencyMs.p99), baseline.latencyMs.p99 > 0 ? (sale.load.latencyMs.p99 / baseline.latencyMs.p99).toFixed(2) : '-'],
+    ['responses', String(baseline.requestsTotal), String(sale.load.requestsTotal), ''],
+    ['errors', String(baseline.errors.total), String(sale.load.errors.total), ''],
+    ['request body (bytes)', String(baselineBodyBytes), String(sale.bodyBytes), ''],
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const fmtRow = (r: string[]) => `  ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   ')}`;
+  log();
+  log(`Results (${settings.connections} connections, ${settings.durationS} s, request logs off)`);
+  log(fmtRow(rows[0]));
+  log(`  ${widths.map((w) => '-'.repeat(w)).join('   ')}`);
+  for (const r of rows.slice(1)) log(fmtRow(r));
+  log(`  events appended during the measured SALE run: ${sale.eventsAppended ?? 'n/a'}`);
+  log();
+  const tRows = [
+    ['target', 'measured', 'target', 'verdict'],
+    ...targets.map((t) => [
+      t.name,
+      t.measured === null ? 'timed out' : `${t.measured}${t.unit ? ` ${t.unit}` : ''}`,
+      `${t.comparator} ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
+      t.verdict,
+    ]),
+  ];
+  const tw = tRows[0].map((_, c) => Math.max(...tRows.map((r) => r[c].length)));
+  for (const [i, r] of tRows.entries()) {
+    log(`  ${r.map((cell, c) => (c === 0 ? cell.padEnd(tw[c]) : cell.padStart(tw[c]))).join('   ')}`);
+    if (i === 0) log(`  ${tw.map((w) => '-'.repeat(w)).join('   ')}`);
+  }
+
+  let profileSummary: ReturnType<typeof summariseProfile> | null = null;
+  if (sale.profile) {
+    // Only the measured run: start-up, warm-up and shutdown are left out.
+    profileSummary = summariseProfile(sale.profile, 25, sale.profileWindow);
+    log();
+    log(formatProfileSummary(profileSummary, 25));
+  } else if (settings.profileDir) {
+    log(`\n  no CPU profile was found in ${settings.profileDir}`);
+  }
+
+  writeArtifact({
+    status: 'ok',
+    generatedAt: new Date().toISOString(),
+    machine,
+    settings: {
+      connections: settings.connections,
+      durationS: settings.durationS,
+      warmupS: settings.warmupS,
+      gatewayLogLevel: 'error',
+      requestLogs: 'off',
+      cpuProfiling: Boolean(settings.profileDir),
+      requestBodyBytes: { baseline: baselineBodyBytes, sale: sale.bodyBytes },
+      maxErrorRate: MAX_ERROR_RATE,
+    },
+    baseline: loadJson(baseline),
+    sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
+    projectionCatchUp: {
+      delayMs: catchUpMs,
+      timedOut: sale.catchUp.timedOut,
+      head: sale.catchUp.head,
+      backlogAtStopEvents: sale.catchUp.backlogAtStop,
+      polls: sale.catchUp.polls,
+      pollIntervalMs: 10,
+    },
+    ratios: {
+      throughputSaleOverBaseline: round(ratio, 3),
+      p50SaleOverBaseline: baseline.latencyMs.p50 > 0 ? round(sale.load.latencyMs.p50 / baseline.latencyMs.p50) : null,
+      p99SaleOverBaseline: baseline.latencyMs.p99 > 0 ? round(sale.load.latencyMs.p99 / baseline.latencyMs.p99) : null,
+    },
+    targets,
+    cpuProfile: profileSummary && {
+      file: path.relative(REPO_ROOT, profileSummary.file),
+      busyMs: round(profileSummary.busyMs, 0),
+      window: profileSummary.window,
+      topSelf: profileSummary.topSelf.slice(0, 15).map((h) => ({ ...h, selfMs: round(h.selfMs, 1), selfPct: round(h.selfPct, 1), totalMs: round(h.totalMs, 1), totalPct: round(h.totalPct, 1) })),
+      byProjectCaller: profileSummary.byProjectCaller.slice(0, 15).map((c) => ({ ...c, ms: round(c.ms, 1), pct: round(c.pct, 1) })),
+    },
+  });
+  log();
+  log(`Figures written to ${path.relative(REPO_ROOT, ARTIFACT)}`);
+  return 0;
+}
+
+process.on('exit', cleanupAllSync);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    process.stderr.write(`\nbenchmark interrupted (${signal}); stopping the servers\n`);
+    cleanupAllSync();
+    process.exit(130);
+  });
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch((error: unknown) => {
+    const message = error instanceof Error ? (error instanceof BenchFailure ? error.message : error.stack ?? error.message) : String(error);
+    process.stderr.write(`\nBENCHMARK FAILED: ${message}\n`);
+    try {
+      writeArtifact({ status: 'failed', generatedAt: new Date().toISOString(), failure: message.slice(0, 4000) });
+    } catch {
+      // the failure itself is what matters
+    }
+    cleanupAllSync();
+    process.exitCode = 1;
+  });
