@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { expireAbandonedPayerActions } from '../../src/workers/payer-action-expiry';
+import { forEachStore, TestClock } from '../support/gateway-harness';
+
+forEachStore('payer action expiry', (h) => {
+  const run = (timeoutMinutes = 15) => {
+    const g = h();
+    return expireAbandonedPayerActions({
+      db: g.gateway.readDb,
+      payments: g.gateway.payments,
+      clock: g.clock,
+      logger: g.gateway.logger,
+      timeoutMinutes,
+    });
+  };
+
+  it('declines a 3DS payment whose payer never came back, once the timeout has passed', async () => {
+    const g = h();
+    const merchant = await g.createMerchant();
+    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
+    expect(sale.body.status).to.equal('3DS');
+    await g.gateway.readModels.catchUpToHead();
+
+    expect(await run()).to.equal(0, 'nothing expires before the timeout');
+    (g.clock as TestClock).advance(16 * 60_000);
+    await run();
+
+    const status = await g.status(merchant, sale.body.trans_id);
+    expect(status.body.status).to.equal('DECLINED');
+    expect(status.body.decline_reason).to.match(/3-D Secure/);
+    expect(await g.paymentEventTypes(sale.body.trans_id)).to.deep.equal([
+      'PaymentInitiated',
+      'ThreeDSChallengeRequired',
+      'PaymentDeclined',
+    ]);
+  });
+
+  it('declines an abandoned non-3DS redirect and leaves settled payments alone', async () => {
+    const g = h();
+    const merchant = await g.createMerchant();
+    const redirect = await g.sale(merchant, { card_exp_month: '12', card_exp_year: '2038' });
+    const settled = await g.sale(merchant);
+    expect(redirect.body.status).to.equal('REDIRECT');
+    await g.gateway.readModels.catchUpToHead();
+    (g.clock as TestClock).advance(16 * 60_000);
+    await run();
+    expect((await g.status(merchant, redirect.body.trans_id)).body.status).to.equal('DECLINED');
+    expect((await g.status(merchant, settled.body.trans_id)).body.status).to.equal('SETTLED');
+  });
+});
