@@ -82,7 +82,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const readDb = createReadModelDb(readModelTarget(config));
   await migrateReadModels(readDb);
   const projector = options.withProjector ? new Projector({ store, db: readDb, projections: allProjections() }) : null;
-  const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined });
+  // Without a projector here, read-your-writes polls the checkpoints the projector commits.
+  const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.

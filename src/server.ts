@@ -10,6 +10,7 @@ import { buildGateway, type Gateway } from './composition';
 import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startPayerActionExpiry } from './workers/payer-action-expiry';
+import { startProjectorThread } from './workers/projector-thread';
 
 export type Role = 'all' | 'api' | 'projector';
 
@@ -23,8 +24,13 @@ export interface RunningGateway {
 
 export async function runGateway(config: GatewayConfig, role: Role): Promise<RunningGateway> {
   const projects = role === 'all' || role === 'projector';
-  const gateway = await buildGateway(config, { withProjector: projects });
+  // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
+  const gateway = await buildGateway(config, { withProjector: role === 'projector' });
   const stops: Array<() => Promise<void> | void> = [];
+  if (role === 'all') {
+    const thread = await startProjectorThread(config, gateway.logger);
+    stops.push(() => thread.stop());
+  }
   if (gateway.projector) {
     await gateway.projector.start();
     await gateway.projector.catchUp();

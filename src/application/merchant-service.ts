@@ -42,6 +42,8 @@ export interface RegisterMerchantInput {
 
 export class MerchantService {
   private readonly passwords = new Map<string, string>();
+  /** Client key to merchant id never changes once registered, so it is safe to keep. */
+  private readonly idByClientKey = new Map<string, string>();
 
   constructor(
     private readonly deps: {
@@ -101,18 +103,24 @@ export class MerchantService {
 
   /** Finds a merchant by S2S client key; a merchant created a moment ago by another process is found too. */
   async byClientKey(clientKey: string): Promise<MerchantAccount | undefined> {
-    let record = await this.deps.lookup.merchantByClientKey(clientKey);
-    if (!record) {
-      await this.deps.lookup.catchUpToHead(1000);
-      record = await this.deps.lookup.merchantByClientKey(clientKey);
+    let merchantId = this.idByClientKey.get(clientKey);
+    if (merchantId === undefined) {
+      let record = await this.deps.lookup.merchantByClientKey(clientKey);
+      if (!record) {
+        await this.deps.lookup.catchUpToHead(1000);
+        record = await this.deps.lookup.merchantByClientKey(clientKey);
+      }
+      if (!record) return undefined;
+      merchantId = record.merchantId;
+      if (this.idByClientKey.size > 100_000) this.idByClientKey.clear();
+      this.idByClientKey.set(clientKey, merchantId);
     }
-    if (!record) return undefined;
-    // The key-to-merchant mapping never changes, but settings do: an operator who turns refunds off
-    // or narrows the IP allowlist expects the very next request to obey, so they come from the stream.
-    const { state } = await loadState(this.deps.store, merchantStreamId(record.merchantId), merchantDecider);
+    // Settings do change: an operator who turns refunds off or narrows the IP allowlist expects the
+    // very next request to obey, so they come from the merchant's stream, not a lagging read model.
+    const { state } = await loadState(this.deps.store, merchantStreamId(merchantId), merchantDecider);
     if (!state.exists) return undefined;
     const { exists: _exists, ...current } = state;
-    return this.account({ ...record, ...current });
+    return this.account(current);
   }
 
   async byId(merchantId: string): Promise<MerchantRecord | undefined> {
