@@ -58,6 +58,8 @@ export interface BuildOptions {
   clock?: Clock;
   logger?: Logger;
   connector?: Connector;
+  /** Commit SQLite appends on a writer thread (the HTTP server wants its event loop free). */
+  writerThread?: boolean;
 }
 
 /** Which database holds the read models: the embedded SQLite unless PostgreSQL is configured. */
@@ -78,6 +80,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     sqliteFile: path.join(config.dataDir, 'events.db'),
     databaseUrl: config.databaseUrl ?? undefined,
     esdbUrl: config.esdbUrl ?? undefined,
+    writerThread: options.writerThread,
   });
   const readDb = createReadModelDb(readModelTarget(config));
   await migrateReadModels(readDb);

@@ -25,7 +25,7 @@ export interface RunningGateway {
 export async function runGateway(config: GatewayConfig, role: Role): Promise<RunningGateway> {
   const projects = role === 'all' || role === 'projector';
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
-  const gateway = await buildGateway(config, { withProjector: role === 'projector' });
+  const gateway = await buildGateway(config, { withProjector: role === 'projector', writerThread: role !== 'projector' });
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger);

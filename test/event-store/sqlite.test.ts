@@ -19,6 +19,39 @@ eventStoreContract('SQLite (in memory)', async () => {
   return { store, cleanup: () => store.close() };
 });
 
+eventStoreContract('SQLite (file, writer thread)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
+  const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerThread: true });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SQLite event store with a writer thread', function () {
+  it('keeps an acknowledged append after close and reopen, and batches appends that arrive while a batch commits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
+    const file = join(dir, 'events.db');
+    try {
+      const store = new SqliteEventStore({ filename: file, writerThread: true });
+      const appends = Array.from({ length: 200 }, (_, i) => store.append(streamName(`t${i}`), [newEvent()], NO_STREAM));
+      const results = await Promise.all(appends);
+      expect(new Set(results.map((r) => r.position)).size).to.equal(200);
+      await store.close();
+      const reopened = new SqliteEventStore({ filename: file });
+      const all = await reopened.readAll();
+      expect(all).to.have.length(200);
+      expectStrictlyIncreasing(all);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('SQLite event store on a file', function () {
   let dir: string;
   let file: string;
@@ -118,11 +151,11 @@ describe('SQLite event store on a file', function () {
   it('commits appends issued in the same tick in one transaction (group commit)', async function () {
     const store = openStore();
     const batches: number[] = [];
-    const internals = store as unknown as { runBatch(batch: unknown[]): unknown };
-    const runBatch = internals.runBatch;
-    internals.runBatch = (batch) => {
+    const internals = store as unknown as { writeInline(batch: unknown[]): unknown };
+    const writeInline = internals.writeInline;
+    internals.writeInline = (batch) => {
       batches.push(batch.length);
-      return runBatch(batch);
+      return writeInline(batch);
     };
     const streams = Array.from({ length: 64 }, () => streamName());
     const results = await Promise.allSettled([

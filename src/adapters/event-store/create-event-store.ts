@@ -13,6 +13,8 @@ export interface EventStoreConfig {
   esdbUrl?: string;
   /** How often subscriptions poll; each adapter has its own default. */
   pollIntervalMs?: number;
+  /** For `sqlite`: commit on a writer thread, off the caller's event loop. */
+  writerThread?: boolean;
 }
 
 /** Opens the configured event store, ready to use (the PostgreSQL table is created if missing). */
@@ -22,6 +24,7 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
       return new SqliteEventStore({
         filename: required(config.sqliteFile, 'sqliteFile', config.kind),
         pollIntervalMs: config.pollIntervalMs,
+        writerThread: config.writerThread,
       });
     case 'postgres':
       return PostgresEventStore.create({

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { Worker } from 'node:worker_threads';
 import {
   type AppendResult,
   type EventStore,
@@ -9,25 +10,29 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../application/ports/event-store';
+import { PollingSubscription, validateAppend } from './shared';
 import {
-  checkExpectedVersion,
-  type ExistingEventRow,
-  PollingSubscription,
-  resolveRetry,
-  validateAppend,
-} from './shared';
+  type AppendRequest,
+  type BatchResult,
+  createBatchWriter,
+  deserializeError,
+  prepareEventsDatabase,
+} from './sqlite-batch-writer';
+import { startWriterThread, type WriterMessage, type WriterReply } from './sqlite-writer-thread';
 
 export interface SqliteEventStoreOptions {
   /** Path of the database file, or ':memory:'. */
   filename: string;
   /** How often subscriptions look for events written by other processes. Default 50 ms. */
   pollIntervalMs?: number;
+  /**
+   * Commit on a writer thread so the fsync of each batch never blocks this thread's event loop.
+   * Needs a file (not ':memory:'). Default false: the HTTP server turns it on.
+   */
+  writerThread?: boolean;
 }
 
-interface PendingAppend {
-  streamId: string;
-  events: NewEvent[];
-  expected: ExpectedVersion;
+interface PendingAppend extends AppendRequest {
   resolve(result: AppendResult): void;
   reject(error: unknown): void;
 }
@@ -44,41 +49,22 @@ interface EventRow {
   recorded_at: string;
 }
 
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    event_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    schema_version INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (stream_id, version),
-    UNIQUE (event_id)
-  )`;
-
 const COLUMNS = 'position, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at';
 
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly statements: {
-    insert: Database.Statement;
-    currentVersion: Database.Statement;
-    findEventId: Database.Statement;
     readStream: Database.Statement;
     readAll: Database.Statement;
     head: Database.Statement;
   };
-  private readonly runBatch: (batch: PendingAppend[]) => Outcome[];
-  private readonly appendOne: (
-    pending: PendingAppend,
-    versions: Map<string, bigint | null>,
-  ) => AppendResult;
+  /** Inline writer (same thread), when there is no writer thread. */
+  private readonly writeInline: ((batch: AppendRequest[]) => BatchResult) | null = null;
+  private readonly writer: Worker | null = null;
+  private inFlight: { id: number; batch: PendingAppend[] } | null = null;
+  private nextBatchId = 1;
+  private idle: Array<() => void> = [];
   private queue: PendingAppend[] = [];
   private flushScheduled = false;
   private readonly wakeListeners = new Set<() => void>();
@@ -88,81 +74,23 @@ export class SqliteEventStore implements EventStore {
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.db = new Database(options.filename);
-    // WAL lets readers (subscriptions, other processes) run while a batch is being written.
-    this.db.pragma('journal_mode = WAL');
-    // FULL: once an append is acknowledged it survives a power loss, not only a process crash.
-    this.db.pragma('synchronous = FULL');
-    // Other processes (a CLI next to the server) write the same file; wait for them, do not fail.
-    this.db.pragma('busy_timeout = 5000');
-    // Positions and versions are bigints in the port; reading them as such avoids silent rounding.
-    this.db.defaultSafeIntegers(true);
-    this.db.exec(SCHEMA);
-
+    prepareEventsDatabase(this.db);
     this.statements = {
-      insert: this.db.prepare(
-        `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      currentVersion: this.db
-        .prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1')
-        .pluck(),
-      findEventId: this.db.prepare(
-        'SELECT event_id, stream_id, version, position FROM events WHERE event_id = ?',
-      ),
       readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY version`),
-      readAll: this.db.prepare(
-        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-      ),
+      readAll: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
     };
-
-    // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: an append that
-    // throws rolls back only its own rows and the rest of the batch still commits.
-    this.appendOne = this.db.transaction(
-      (pending: PendingAppend, versions: Map<string, bigint | null>): AppendResult => {
-        const { streamId, events, expected } = pending;
-        const retry = resolveRetry(streamId, events, this.findExisting(events));
-        if (retry) return retry;
-        const current = versions.has(streamId)
-          ? versions.get(streamId)!
-          : ((this.statements.currentVersion.get(streamId) as bigint | undefined) ?? null);
-        checkExpectedVersion(streamId, expected, current);
-        const recordedAt = new Date().toISOString();
-        let version = current === null ? -1n : current;
-        let position = 0n;
-        for (const event of events) {
-          version += 1n;
-          const info = this.statements.insert.run(
-            streamId,
-            version,
-            event.id,
-            event.type,
-            event.schemaVersion,
-            JSON.stringify(event.data),
-            JSON.stringify(event.metadata ?? {}),
-            recordedAt,
-          );
-          position = BigInt(info.lastInsertRowid);
-        }
-        versions.set(streamId, version);
-        return { nextExpectedVersion: version, position };
-      },
-    );
-
-    const batchTransaction = this.db.transaction((batch: PendingAppend[]): Outcome[] => {
-      // Versions written earlier in this batch; the table would tell the same, this saves a query.
-      const versions = new Map<string, bigint | null>();
-      return batch.map((pending) => {
-        try {
-          return { ok: true, result: this.appendOne(pending, versions) };
-        } catch (error) {
-          return { ok: false, error };
-        }
+    if (options.writerThread && options.filename !== ':memory:') {
+      this.writer = startWriterThread(options.filename);
+      this.writer.on('message', (reply: WriterReply) => {
+        if (reply.type === 'result') this.onBatchWritten(reply.id, reply.result);
       });
-    });
-    // IMMEDIATE takes the write lock up front, so the version checks read what the batch will
-    // commit on top of: no other process can slip a write in between.
-    this.runBatch = (batch) => batchTransaction.immediate(batch);
+      this.writer.on('error', (error) => this.failInFlight(error));
+      // The thread must not keep a finished process alive; pending appends keep it busy anyway.
+      this.writer.unref();
+    } else {
+      this.writeInline = createBatchWriter(this.db);
+    }
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
@@ -218,9 +146,19 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     // Appends already accepted are written, not dropped.
-    this.flush();
+    await this.drained();
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    if (this.writer) {
+      const writer = this.writer;
+      writer.ref();
+      await new Promise<void>((resolve) => {
+        writer.on('message', (reply: WriterReply) => reply.type === 'closed' && resolve());
+        writer.once('exit', () => resolve());
+        writer.postMessage({ type: 'close' } satisfies WriterMessage);
+      });
+      await writer.terminate();
+    }
     this.db.close();
   }
 
@@ -230,45 +168,78 @@ export class SqliteEventStore implements EventStore {
     return rows.map(toStoredEvent);
   }
 
-  private findExisting(events: NewEvent[]): ExistingEventRow[] {
-    const rows: ExistingEventRow[] = [];
-    for (const event of events) {
-      const row = this.statements.findEventId.get(event.id) as
-        | { event_id: string; stream_id: string; version: bigint; position: bigint }
-        | undefined;
-      if (row) {
-        rows.push({
-          eventId: row.event_id,
-          streamId: row.stream_id,
-          version: row.version,
-          position: row.position,
-        });
-      }
-    }
-    return rows;
-  }
-
   private flush(): void {
     this.flushScheduled = false;
+    if (this.inFlight) return; // sent when the batch being written comes back
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
-    let outcomes: Outcome[];
-    try {
-      outcomes = this.runBatch(batch);
-    } catch (error) {
-      // BEGIN or COMMIT failed (busy for longer than the timeout, disk full): nothing was written.
+    if (batch.length === 0) {
+      for (const resolve of this.idle.splice(0)) resolve();
+      return;
+    }
+    if (this.writeInline) {
+      this.settle(batch, this.writeInline(batch));
+      return;
+    }
+    // Strings cross a thread boundary far cheaper than nested objects are cloned.
+    const requests = batch.map(({ streamId, events, expected }) => ({
+      streamId,
+      expected,
+      events: events.map((e) => ({
+        id: e.id,
+        type: e.type,
+        schemaVersion: e.schemaVersion,
+        data: JSON.stringify(e.data) as unknown as NewEvent['data'],
+        metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
+      })),
+    }));
+    const id = this.nextBatchId++;
+    this.inFlight = { id, batch };
+    this.writer!.ref();
+    this.writer!.postMessage({ type: 'batch', id, batch: requests } satisfies WriterMessage);
+  }
+
+  private onBatchWritten(id: number, result: BatchResult): void {
+    const inFlight = this.inFlight;
+    if (!inFlight || inFlight.id !== id) return;
+    this.inFlight = null;
+    this.writer!.unref();
+    this.settle(inFlight.batch, result);
+    // Appends that arrived while this batch was committing form the next one.
+    this.flush();
+  }
+
+  private failInFlight(error: unknown): void {
+    const inFlight = this.inFlight;
+    this.inFlight = null;
+    for (const pending of inFlight?.batch ?? []) pending.reject(error);
+    for (const pending of this.queue.splice(0)) pending.reject(error);
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private settle(batch: PendingAppend[], result: BatchResult): void {
+    if (!result.ok) {
+      const error = deserializeError(result.error);
       for (const pending of batch) pending.reject(error);
       return;
     }
     batch.forEach((pending, i) => {
-      const outcome = outcomes[i]!;
+      const outcome = result.outcomes[i]!;
       if (outcome.ok) pending.resolve(outcome.result);
-      else pending.reject(outcome.error);
+      else pending.reject(deserializeError(outcome.error));
     });
-    if (outcomes.some((outcome) => outcome.ok)) {
+    if (result.outcomes.some((outcome) => outcome.ok)) {
       for (const listener of this.wakeListeners) listener();
     }
+  }
+
+  /** Resolves once every accepted append is written. */
+  private drained(): Promise<void> {
+    if (!this.inFlight && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idle.push(resolve);
+      if (!this.inFlight) this.flush();
+    });
   }
 
   private assertOpen(): void {
