@@ -9,6 +9,7 @@ import { koaBody } from 'koa-body';
 import type { Logger } from '../application/ports/logger';
 import { errorMiddleware } from './errors';
 import { createAjv } from './validation';
+import { urlencodedBody } from './form-body';
 import type Ajv from 'ajv';
 
 export interface AppOptions {
@@ -45,10 +46,11 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(options.logger));
+  app.use(urlencodedBody());
   app.use(
     koaBody({
       multipart: true,
-      urlencoded: true,
+      urlencoded: false,
       json: true,
       formLimit: '128kb',
       jsonLimit: '128kb',

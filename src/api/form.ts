@@ -12,9 +12,14 @@ export function normalizeForm(body: unknown): FormBody {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
   for (const [rawKey, rawValue] of Object.entries(body as Record<string, unknown>)) {
     // A name such as `__proto__[x]` would otherwise walk into and write Object.prototype.
-    if (rawKey.split(/[[\]]/).some((part) => part === '__proto__' || part === 'constructor' || part === 'prototype')) continue;
+    if (
+      (rawKey.includes('__proto__') || rawKey.includes('constructor') || rawKey.includes('prototype')) &&
+      rawKey.split(/[[\]]/).some((part) => part === '__proto__' || part === 'constructor' || part === 'prototype')
+    ) {
+      continue;
+    }
     const value = Array.isArray(rawValue) && rawValue.length === 1 && !rawKey.endsWith('[]') ? rawValue[0] : rawValue;
-    const path = splitBrackets(rawKey);
+    const path = rawKey.includes('[') ? splitBrackets(rawKey) : null;
     if (!path) {
       out[rawKey] = value;
       continue;

@@ -268,7 +268,7 @@ function mapDomainError(error: unknown, notFound: () => ApiError): never {
       case 'amount_exceeds_available':
         throw errors.invalid([{ error_code: 100000, error_message: error.message }]);
       case 'operation_in_progress':
-        throw new ApiError(409, 100000, error.message);
+        throw new ApiError(400, 100000, error.message);
       default:
         break;
     }
