@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
+import { startReconciler } from './workers/reconciler';
 
 export type Role = 'all' | 'api' | 'projector';
 
@@ -44,6 +45,13 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
       timeoutMinutes: config.payerActionTimeoutMinutes,
     });
     stops.push(() => expiry.stop());
+    const reconciler = startReconciler({
+      db: gateway.readDb,
+      payments: gateway.payments,
+      clock: gateway.clock,
+      logger: gateway.logger,
+    });
+    stops.push(() => reconciler.stop());
   }
   let server: Server | null = null;
   let demoMerchant: MerchantCredentials | null = null;

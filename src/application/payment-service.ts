@@ -277,6 +277,59 @@ export class PaymentService {
     return { payment: existing(recorded.state), operationId, kind: op.kind, outcome };
   }
 
+  /**
+   * Settles what a lost acquirer answer left open: an authorization still `initiated` (the process
+   * stopped before recording the answer) or `outcome_unknown`, or a requested capture, void, refund
+   * or reversal with no recorded outcome. The acquirer is asked what happened; nothing is re-sent.
+   */
+  async reconcile(paymentId: string): Promise<'authorization' | 'operation' | 'nothing'> {
+    const streamId = paymentStreamId(paymentId);
+    const { state, version } = await loadState(this.deps.store, streamId, paymentDecider);
+    if (!state.exists) return 'nothing';
+    const metadata = { correlationId: `reconcile-${paymentId}`, causationId: `reconcile-${paymentId}` };
+    if (state.phase === 'initiated' || state.phase === 'outcome_unknown') {
+      const outcome = await this.callAcquirer(() =>
+        this.deps.connector.authorizationStatus({
+          paymentId,
+          kind: state.kind,
+          amount: state.amount,
+          currency: state.currency,
+          card: { expMonth: state.card.expMonth, expYear: state.card.expYear },
+          gatewayBaseUrl: this.deps.baseUrl,
+        }),
+      );
+      await handleCommand(
+        this.deps.store,
+        streamId,
+        paymentDecider,
+        { type: 'RecordAuthorization', data: { result: toAuthorizationResult(outcome), now: this.now() } },
+        metadata,
+        { state, version },
+      );
+      return 'authorization';
+    }
+    const op = state.pendingOperation;
+    if (!op) return 'nothing';
+    const result = await this.callFollowUp(() =>
+      this.deps.connector.followUpStatus(op.kind, {
+        paymentId,
+        operationId: op.operationId,
+        amount: op.amount,
+        currency: state.currency,
+        card: state.card,
+      }),
+    );
+    const data = { operationId: op.operationId, result, now: this.now() };
+    const command =
+      op.kind === 'capture'
+        ? ({ type: 'RecordCapture', data } as const)
+        : op.kind === 'void'
+          ? ({ type: 'RecordVoid', data } as const)
+          : ({ type: 'RecordCreditVoid', data } as const);
+    await handleCommand(this.deps.store, streamId, paymentDecider, command, metadata, { state, version });
+    return 'operation';
+  }
+
   /** Current state straight from the stream (the source of truth), for the payer-facing pages. */
   async current(paymentId: string): Promise<ExistingPayment> {
     const { state } = await loadState(this.deps.store, paymentStreamId(paymentId), paymentDecider);

@@ -11,6 +11,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
+  AuthorizationStatusRequest,
   AuthorizeRequest,
   Connector,
   ConnectorOutcome,
@@ -264,5 +265,25 @@ export class SandboxConnector implements Connector {
 
   reverse(_request: FollowUpRequest): Promise<FollowUpOutcome> {
     return this.respond({ outcome: 'success' });
+  }
+
+  /**
+   * The sandbox keeps no state: its outcomes follow from the card's expiry, so the answer it would
+   * have given is the answer it gives now.
+   */
+  authorizationStatus(request: AuthorizationStatusRequest): Promise<ConnectorOutcome> {
+    return this.authorize({
+      paymentId: request.paymentId,
+      merchantId: '',
+      kind: request.kind,
+      amount: request.amount,
+      currency: request.currency,
+      card: { number: '', expMonth: request.card.expMonth, expYear: request.card.expYear },
+      gatewayBaseUrl: request.gatewayBaseUrl,
+    });
+  }
+
+  followUpStatus(kind: 'capture' | 'void' | 'refund' | 'reversal', request: FollowUpRequest): Promise<FollowUpOutcome> {
+    return kind === 'capture' ? this.capture(request) : this.respond({ outcome: 'success' });
   }
 }

@@ -64,6 +64,16 @@ export interface PayerActionResult {
   saleKind: 'sale' | 'authorization';
 }
 
+/** Reconciliation: what became of a request whose answer was lost (timeout, crash). */
+export interface AuthorizationStatusRequest {
+  paymentId: string;
+  kind: 'sale' | 'authorization';
+  amount: number;
+  currency: string;
+  card: { expMonth: string; expYear: string };
+  gatewayBaseUrl: string;
+}
+
 export interface Connector {
   readonly name: string;
   authorize(request: AuthorizeRequest): Promise<ConnectorOutcome>;
@@ -73,4 +83,8 @@ export interface Connector {
   void(request: FollowUpRequest): Promise<FollowUpOutcome>;
   refund(request: FollowUpRequest): Promise<FollowUpOutcome>;
   reverse(request: FollowUpRequest): Promise<FollowUpOutcome>;
+  /** Asks for the outcome of an earlier authorization; never starts a new one. */
+  authorizationStatus(request: AuthorizationStatusRequest): Promise<ConnectorOutcome>;
+  /** Asks for the outcome of an earlier capture, void, refund or reversal; never repeats it. */
+  followUpStatus(kind: 'capture' | 'void' | 'refund' | 'reversal', request: FollowUpRequest): Promise<FollowUpOutcome>;
 }
