@@ -163,13 +163,20 @@ export class Projector {
     await this.load();
     const head = await this.store.headPosition();
     if (head === null || this.projections.length === 0) return;
+    let conflicts = 0;
     for (;;) {
       const done = await this.exclusive(async () => {
         const from = this.position();
         if (from !== null && from >= head) return true;
         const events = await this.store.readAll({ after: from, maxCount: this.batchSize });
         if (events.length === 0) return true;
-        await this.applyBatch({ after: from, events });
+        try {
+          await this.applyBatch({ after: from, events });
+        } catch (error) {
+          // Another projector (a running server next to a CLI) wrote this batch first: its
+          // checkpoint has been taken over, so carry on after it.
+          if (!(error instanceof CheckpointConflictError) || ++conflicts > 100) throw error;
+        }
         return false;
       });
       if (done) return;
