@@ -30,10 +30,35 @@ export function createReadModelDb(config: ReadModelDbConfig): Kysely<ReadModelDa
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
-    return new Kysely<ReadModelDatabase>({ dialect: new SqliteDialect({ database }) });
+    return new Kysely<ReadModelDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   }
   const pool = new Pool({ connectionString: config.url, types: readModelTypes });
   return new Kysely<ReadModelDatabase>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The query builder prepares every statement it runs; the projector runs the same few statements
+ * thousands of times. Keeping prepared statements (one connection, used by one query at a time)
+ * saves SQLite from parsing and planning them again.
+ */
+function withStatementCache(database: Database.Database): Database.Database {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver);
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = prepare(source);
+          // Statements whose text varies (IN lists of every length) must not grow the cache forever.
+          if (cache.size >= 256) cache.delete(cache.keys().next().value!);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
 }
 
 /** Creates whatever is missing; safe to run on every start, from several processes, on both dialects. */

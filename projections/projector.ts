@@ -32,6 +32,12 @@ export interface ProjectorOptions {
   retryDelayMs?: number;
   /** Told about every failure the live projector recovers from by retrying. */
   onError?(error: unknown): void;
+  /**
+   * Under a steady stream of appends, gather live events this long before writing them, so each
+   * transaction carries many events instead of a handful. 0 (default) writes as soon as deliveries
+   * pause. A `waitFor` caller is never kept waiting by it.
+   */
+  gatherMs?: number;
 }
 
 /** Another writer advanced a checkpoint under us: its rows are in the database, ours must not be. */
@@ -65,6 +71,7 @@ export class Projector {
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
   private readonly reportError: (error: unknown) => void;
+  private readonly gatherMs: number;
 
   private readonly checkpointByName = new Map<string, bigint | null>();
   private loading: Promise<void> | null = null;
@@ -87,6 +94,7 @@ export class Projector {
     this.projections = [...options.projections];
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.retryDelayMs = options.retryDelayMs ?? 1000;
+    this.gatherMs = Math.max(0, options.gatherMs ?? 0);
     this.reportError =
       options.onError ?? ((error) => console.error('read-model projector failed, will resubscribe:', error));
     const names = new Set(this.projections.map((p) => p.name));
@@ -152,6 +160,8 @@ export class Projector {
         },
       };
       this.waiters.add(waiter);
+      // Someone is reading their own write: do not let it wait out a gathering pause.
+      if (this.buffer.length > 0) void this.flush();
     });
   }
 
@@ -229,10 +239,12 @@ export class Projector {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.flushScheduled = false;
       void this.flush();
-    });
+    };
+    if (this.gatherMs > 0 && this.waiters.size === 0) setTimeout(run, this.gatherMs);
+    else setImmediate(run);
   }
 
   /** Never rejects: a failure is handed to `fail`, which resubscribes from the checkpoints. */

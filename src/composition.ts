@@ -60,6 +60,8 @@ export interface BuildOptions {
   connector?: Connector;
   /** Commit SQLite appends on a writer thread (the HTTP server wants its event loop free). */
   writerThread?: boolean;
+  /** See ProjectorOptions.gatherMs; 0 projects as soon as deliveries pause. */
+  projectorGatherMs?: number;
 }
 
 /** Which database holds the read models: the embedded SQLite unless PostgreSQL is configured. */
@@ -84,7 +86,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   });
   const readDb = createReadModelDb(readModelTarget(config));
   await migrateReadModels(readDb);
-  const projector = options.withProjector ? new Projector({ store, db: readDb, projections: allProjections() }) : null;
+  const projector = options.withProjector
+    ? new Projector({ store, db: readDb, projections: allProjections(), gatherMs: options.projectorGatherMs ?? 0 })
+    : null;
   // Without a projector here, read-your-writes polls the checkpoints the projector commits.
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
 

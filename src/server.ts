@@ -26,7 +26,11 @@ export interface RunningGateway {
 export async function runGateway(config: GatewayConfig, role: Role): Promise<RunningGateway> {
   const projects = role === 'all' || role === 'projector';
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
-  const gateway = await buildGateway(config, { withProjector: role === 'projector', writerThread: role !== 'projector' });
+  const gateway = await buildGateway(config, {
+    withProjector: role === 'projector',
+    writerThread: role !== 'projector',
+    projectorGatherMs: role === 'projector' ? 20 : 0,
+  });
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger);

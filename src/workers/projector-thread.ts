@@ -67,6 +67,9 @@ async function runInThread(): Promise<void> {
     store,
     db,
     projections: allProjections(),
+    // Under load, a short pause gathers hundreds of events per transaction; status lookups do not
+    // wait for it (they poll checkpoints), and callbacks and analysts never notice 20 ms.
+    gatherMs: 20,
     onError: (error) => parentPort!.postMessage({ type: 'error', error: String(error) } satisfies Message),
   });
   await projector.start();

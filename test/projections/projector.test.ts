@@ -156,6 +156,25 @@ forEachDialect('projector', (fixture) => {
       expect(await projector.waitFor(99n, 50)).to.equal(false);
     });
 
+    it('gathers live events for a moment under load, but never keeps a reader of its own write waiting', async function () {
+      const { store } = fixture();
+      const projector = fixture().newProjector({ gatherMs: 400 });
+      await projector.start();
+      try {
+        const first = settledSale();
+        await appendPaymentEvents(store, idOf(first), first);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(projector.position(), 'still gathering').to.equal(null);
+
+        const started = Date.now();
+        expect(await projector.waitFor((await store.headPosition())!, 3000)).to.equal(true);
+        expect(Date.now() - started, 'a waiter cuts the gathering short').to.be.below(250);
+        expect(await fixture().readModels.paymentById(idOf(first))).to.include({ status: 'SETTLED' });
+      } finally {
+        await projector.stop();
+      }
+    });
+
     it('lets a second process read its own writes by polling the checkpoints', async function () {
       const { store, projector } = fixture();
       const otherDb = await fixture().openDb();
