@@ -10,6 +10,7 @@ import type { Environment, PaymentMode } from '../src/domain/merchant/events';
 import { MERCHANTS_PROJECTION } from './merchants-projection';
 import { PAYMENTS_PROJECTION } from './payments-projection';
 import type { Projector } from './projector';
+import type { MerchantRecord } from '../src/application/ports/merchant-lookup';
 import type { MerchantsTable, OperationStatus, OperationType, PaymentsTable, ReadModelDatabase, TransactionsTable } from './schema';
 import { TRANSACTIONS_PROJECTION } from './transactions-projection';
 
@@ -61,20 +62,8 @@ export interface OperationRow {
   updatedAt: string;
 }
 
-export interface MerchantRow {
-  merchantId: string;
-  name: string;
-  environment: Environment;
-  clientKey: string;
-  merchantKey: string;
-  passwordCiphertext: string;
-  paymentMode: PaymentMode;
-  notificationUrl: string | null;
-  ipAllowlist: string[];
-  refundsEnabled: boolean;
-  registeredAt: string;
-  updatedAt: string;
-}
+/** Exactly what the application's merchant lookup port expects. */
+export type MerchantRow = MerchantRecord;
 
 export interface ReadModelsOptions {
   db: Kysely<ReadModelDatabase>;

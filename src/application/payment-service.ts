@@ -13,8 +13,8 @@ import {
   orderStreamId,
   type OrderIdReserved,
 } from '../domain/order/order-reservation';
-import type { AuthorizationResult, FollowUpResult } from '../domain/payment/commands';
-import { paymentStreamId, type CardSnapshot, type PayerSnapshot, type PaymentKind } from '../domain/payment/events';
+import type { AuthorizationResult, FollowUpResult, InitiatePayment } from '../domain/payment/commands';
+import { paymentStreamId, type CardSnapshot } from '../domain/payment/events';
 import type { ExistingPayment, PaymentState } from '../domain/payment/state';
 import { handleCommand, loadState, toNewEvent, type HandleResult } from './command-handler';
 import { paymentDecider } from './deciders';
@@ -43,25 +43,16 @@ export type SaleCard =
   | { kind: 'number'; number: string; expMonth: string; expYear: string; cvv?: string; holder?: string }
   | { kind: 'token'; token: string };
 
-export interface SaleRequest {
-  merchantId: string;
-  kind: PaymentKind;
-  orderId: string;
-  orderDescription: string;
-  currency: string;
-  amount: number;
-  amountText: string;
+/** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
+export type SaleRequest = Omit<
+  InitiatePayment['data'],
+  'paymentId' | 'channel' | 'card' | 'now'
+> & {
   card: SaleCard;
-  payer: PayerSnapshot;
-  termUrl3ds: string | null;
-  notificationUrl: string | null;
-  customData: Record<string, unknown> | null;
-  parameters: Record<string, unknown> | null;
-  recurringInit: boolean;
   /** Keep the card in the vault and hand back a token for later payments. */
   storeCard: boolean;
   correlationId: string;
-}
+};
 
 export interface SaleResult {
   payment: ExistingPayment;

@@ -192,10 +192,6 @@ const reversed = (amount: number, operationId = OP1, at = T4): PaymentEvent => (
   type: 'AuthorizationReversed',
   data: { paymentId: PAYMENT_ID, operationId, amount, reversedAt: at },
 });
-const reversalDeclined = (amount: number, operationId = OP1, at = T4): PaymentEvent => ({
-  type: 'ReversalDeclined',
-  data: { paymentId: PAYMENT_ID, operationId, amount, reason: 'Hold already released', declinedAt: at },
-});
 
 // ---------------------------------------------------------------------------------------------
 // Histories, one per place a payment can be in

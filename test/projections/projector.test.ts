@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { merchantsProjection } from '../../projections/merchants-projection';
 import { paymentsProjection } from '../../projections/payments-projection';
-import { CheckpointConflictError } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
 import { transactionsProjection } from '../../projections/transactions-projection';
 import type { PaymentEvent } from '../../src/domain/payment/events';

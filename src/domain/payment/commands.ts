@@ -2,7 +2,7 @@
  * Commands of the payment decider. Time, ids and acquirer answers arrive as data, so deciding is
  * pure and every refused transition is testable without I/O.
  */
-import type { CardSnapshot, PayerSnapshot, PaymentChannel, PaymentKind } from './events';
+import type { PaymentInitiated } from './events';
 
 /** What the acquirer said about an authorization, as plain data. */
 export type AuthorizationResult =
@@ -16,25 +16,8 @@ export type FollowUpResult = { outcome: 'success' } | { outcome: 'declined'; rea
 
 export interface InitiatePayment {
   type: 'InitiatePayment';
-  data: {
-    paymentId: string;
-    merchantId: string;
-    channel: PaymentChannel;
-    kind: PaymentKind;
-    orderId: string;
-    orderDescription: string;
-    currency: string;
-    amount: number;
-    amountText: string;
-    card: CardSnapshot;
-    payer: PayerSnapshot;
-    termUrl3ds: string | null;
-    notificationUrl: string | null;
-    customData: Record<string, unknown> | null;
-    parameters: Record<string, unknown> | null;
-    recurringInit: boolean;
-    now: string;
-  };
+  /** Everything PaymentInitiated records; `now` becomes its `initiatedAt`. */
+  data: Omit<PaymentInitiated['data'], 'initiatedAt'> & { now: string };
 }
 
 export interface RecordAuthorization {
