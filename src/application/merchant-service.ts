@@ -44,6 +44,7 @@ export class MerchantService {
   private readonly passwords = new Map<string, string>();
   /** Client key to merchant id never changes once registered, so it is safe to keep. */
   private readonly idByClientKey = new Map<string, string>();
+  private readonly accounts = new Map<string, { account: MerchantAccount; version: bigint }>();
 
   constructor(
     private readonly deps: {
@@ -115,12 +116,26 @@ export class MerchantService {
       if (this.idByClientKey.size > 100_000) this.idByClientKey.clear();
       this.idByClientKey.set(clientKey, merchantId);
     }
-    // Settings do change: an operator who turns refunds off or narrows the IP allowlist expects the
-    // very next request to obey, so they come from the merchant's stream, not a lagging read model.
-    const { state } = await loadState(this.deps.store, merchantStreamId(merchantId), merchantDecider);
-    if (!state.exists) return undefined;
-    const { exists: _exists, ...current } = state;
-    return this.account(current);
+    return this.current(merchantId);
+  }
+
+  /**
+   * Settings do change: an operator who turns refunds off or narrows the IP allowlist expects the
+   * very next request to obey, from whichever process changed them. So they come from the
+   * merchant's stream, not a lagging read model; a cached copy is used only while the stream's
+   * version says nothing was appended since.
+   */
+  private async current(merchantId: string): Promise<MerchantAccount | undefined> {
+    const streamId = merchantStreamId(merchantId);
+    const cached = this.accounts.get(merchantId);
+    if (cached && (await this.deps.store.streamVersion(streamId)) === cached.version) return cached.account;
+    const { state, version } = await loadState(this.deps.store, streamId, merchantDecider);
+    if (!state.exists || version === null) return undefined;
+    const { exists: _exists, ...settings } = state;
+    const account = this.account(settings);
+    if (this.accounts.size > 100_000) this.accounts.clear();
+    this.accounts.set(merchantId, { account, version });
+    return account;
   }
 
   async byId(merchantId: string): Promise<MerchantRecord | undefined> {

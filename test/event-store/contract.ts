@@ -125,6 +125,18 @@ export function eventStoreContract(
       return (await store.readAll({ after: base })).filter((event) => streams.has(event.streamId));
     }
 
+    describe('streamVersion', function () {
+      it('is null for a missing stream and the last version after appends', async function () {
+        const stream = streamName();
+        expect(await store.streamVersion(stream)).to.equal(null);
+        await store.append(stream, newEvents(2), NO_STREAM);
+        expect(await store.streamVersion(stream)).to.equal(1n);
+        await store.append(stream, newEvents(1), exactly(1n));
+        expect(await store.streamVersion(stream)).to.equal(2n);
+        expect(await store.streamVersion(streamName())).to.equal(null);
+      });
+    });
+
     describe('append', function () {
       it('creates a stream with no_stream and numbers versions from 0', async function () {
         const stream = streamName();

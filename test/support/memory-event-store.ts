@@ -119,6 +119,12 @@ export class MemoryEventStore implements EventStore {
     return this.all.slice(start, end).map(clone);
   }
 
+  async streamVersion(streamId: string): Promise<bigint | null> {
+    this.assertOpen();
+    const stream = this.streams.get(streamId);
+    return stream && stream.length > 0 ? stream[stream.length - 1].version : null;
+  }
+
   async headPosition(): Promise<bigint | null> {
     this.assertOpen();
     return this.all.length === 0 ? null : this.all[this.all.length - 1].position;

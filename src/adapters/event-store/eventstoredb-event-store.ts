@@ -144,6 +144,19 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
+  async streamVersion(streamId: string): Promise<bigint | null> {
+    this.assertOpen();
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    return null;
+  }
+
   async headPosition(): Promise<bigint | null> {
     this.assertOpen();
     const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END });

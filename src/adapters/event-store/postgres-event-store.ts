@@ -186,6 +186,15 @@ export class PostgresEventStore implements EventStore {
     return this.readAfter(options.after ?? null, options.maxCount);
   }
 
+  async streamVersion(streamId: string): Promise<bigint | null> {
+    this.assertOpen();
+    const { rows } = await this.pool.query<{ version: string | null }>(
+      'select max(version)::text as version from events where stream_id = $1',
+      [streamId],
+    );
+    return rows[0]!.version === null ? null : BigInt(rows[0]!.version);
+  }
+
   async headPosition(): Promise<bigint | null> {
     this.assertOpen();
     const { rows } = await this.pool.query<{ head: string | null }>(

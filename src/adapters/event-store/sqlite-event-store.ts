@@ -56,6 +56,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements: {
     readStream: Database.Statement;
+    streamVersion: Database.Statement;
     readAll: Database.Statement;
     head: Database.Statement;
   };
@@ -77,6 +78,7 @@ export class SqliteEventStore implements EventStore {
     prepareEventsDatabase(this.db);
     this.statements = {
       readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY version`),
+      streamVersion: this.db.prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1').pluck(),
       readAll: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
     };
@@ -118,6 +120,11 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     return this.readAfter(options.after ?? null, options.maxCount);
+  }
+
+  async streamVersion(streamId: string): Promise<bigint | null> {
+    this.assertOpen();
+    return (this.statements.streamVersion.get(streamId) as bigint | undefined) ?? null;
   }
 
   async headPosition(): Promise<bigint | null> {

@@ -93,6 +93,11 @@ export interface EventStore {
   readStream(streamId: string): Promise<StoredEvent[]>;
   /** Events of all streams in global order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * Version of the stream's last event, or null when the stream does not exist: a cheap way to
+   * tell whether something cached from a stream is still current.
+   */
+  streamVersion(streamId: string): Promise<bigint | null>;
   /** Global position of the newest event, or null when the store is empty. */
   headPosition(): Promise<bigint | null>;
   /** Catch-up subscription to all streams: replays history after `after`, then follows live. */
