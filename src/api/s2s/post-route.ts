@@ -218,10 +218,13 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
 async function transStatus(deps: S2sDeps, { form, merchant }: ActionContext) {
   const transId = form.trans_id as string;
   requireHash(form, transIdHash(transId, merchant.password));
-  await deps.queries.catchUpToHead();
+  const caughtUp = await deps.queries.catchUpToHead();
   const view = await deps.queries.paymentView(transId);
-  if (!view || view.merchantId !== merchant.merchantId) throw errors.transactionNotFound();
-  return statusResponse('GET_TRANS_STATUS', view);
+  if (view && view.merchantId === merchant.merchantId) return statusResponse('GET_TRANS_STATUS', view);
+  // Read models behind (projector stopped or slow): the stream itself still knows the payment.
+  const payment = caughtUp ? null : await currentPayment(deps, merchant, transId);
+  if (!payment) throw errors.transactionNotFound();
+  return statusResponse('GET_TRANS_STATUS', viewOf(payment));
 }
 
 async function transStatusByOrder(deps: S2sDeps, { form, merchant }: ActionContext) {
