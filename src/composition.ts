@@ -27,6 +27,7 @@ import type { CardVault } from './application/ports/card-vault';
 import { Pool } from 'pg';
 import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
+import { registerHealthRoute } from './api/health';
 import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
@@ -150,6 +151,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       (router, ajv) =>
         registerS2sRoutes(router, { merchants, payments, queries, clock, environment: config.environment, ajv }),
       (router) => registerHostedRoutes(router, { payments, sandboxSecret, baseUrl: config.publicBaseUrl }),
+      (router) => registerHealthRoute(router, { store, readModels }),
     ],
   });
 

@@ -62,9 +62,6 @@ export function createApp(options: AppOptions): Koa {
       },
     }),
   );
-  router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
   for (const register of options.routes) register(router, ajv);
   app.use(router.routes());
   app.use(router.allowedMethods());
