@@ -33,7 +33,7 @@ import { normalizeForm, type FormBody } from '../form';
 import { compileValidator, type Validator } from '../validation';
 import type Ajv from 'ajv';
 import { byOrderSchema, byTransIdSchema, captureSchema, creditVoidSchema, saleSchema } from './schemas';
-import { saleResponse, statusResponse, viewOf, type PaymentView } from './responses';
+import { saleResponse, statusResponse, transDate, viewOf, type PaymentView } from './responses';
 
 /** What status lookups need from the read side. */
 export interface PaymentQueries {
@@ -287,17 +287,20 @@ async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionConte
   const amount = optionalAmount(form, 'amount', payment.currency);
   try {
     const { payment: after, outcome, amountText } = await deps.payments.capture(merchant.merchantId, transId, amount, requestId);
-    const base = {
-      action: 'CAPTURE',
+    const details = {
       order_id: after.orderId,
       trans_id: after.paymentId,
-      trans_date: deps.clock.now().toISOString().slice(0, 19).replace('T', ' '),
+      trans_date: transDate(deps.clock.now().toISOString()),
       amount: amountText,
       currency: after.currency,
     };
-    if (outcome.outcome === 'success') return { ...base, result: 'SUCCESS', status: 'SETTLED', descriptor: after.descriptor ?? '' };
-    if (outcome.outcome === 'declined') return { ...base, result: 'DECLINED', status: after.status, decline_reason: outcome.reason };
-    return { ...base, result: 'ACCEPTED', status: after.status };
+    if (outcome.outcome === 'success') {
+      return { action: 'CAPTURE', result: 'SUCCESS', status: 'SETTLED', ...details, descriptor: after.descriptor ?? '' };
+    }
+    if (outcome.outcome === 'declined') {
+      return { action: 'CAPTURE', result: 'DECLINED', status: after.status, ...details, decline_reason: outcome.reason };
+    }
+    return { action: 'CAPTURE', result: 'ACCEPTED', status: after.status, ...details };
   } catch (error) {
     mapDomainError(error, errors.transactionNotFound);
   }
@@ -308,15 +311,12 @@ async function voidPayment(deps: S2sDeps, { form, merchant, requestId }: ActionC
   requireHash(form, transIdHash(transId, merchant.password));
   try {
     const { payment: after, outcome } = await deps.payments.void(merchant.merchantId, transId, requestId);
-    const base = {
-      action: 'VOID',
-      order_id: after.orderId,
-      trans_id: after.paymentId,
-      trans_date: deps.clock.now().toISOString().slice(0, 19).replace('T', ' '),
-    };
-    if (outcome.outcome === 'success') return { ...base, result: 'SUCCESS', status: 'VOID' };
-    if (outcome.outcome === 'declined') return { ...base, result: 'DECLINED', status: after.status, decline_reason: outcome.reason };
-    return { ...base, result: 'ACCEPTED', status: after.status };
+    const details = { order_id: after.orderId, trans_id: after.paymentId, trans_date: transDate(deps.clock.now().toISOString()) };
+    if (outcome.outcome === 'success') return { action: 'VOID', result: 'SUCCESS', status: 'VOID', ...details };
+    if (outcome.outcome === 'declined') {
+      return { action: 'VOID', result: 'DECLINED', status: after.status, ...details, decline_reason: outcome.reason };
+    }
+    return { action: 'VOID', result: 'ACCEPTED', status: after.status, ...details };
   } catch (error) {
     mapDomainError(error, errors.paymentNotFound);
   }

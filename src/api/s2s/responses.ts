@@ -38,22 +38,23 @@ export function viewOf(p: ExistingPayment): PaymentView {
 
 /** The synchronous SALE answer (also what a repeat within the duplicate window gets back). */
 export function saleResponse(p: PaymentView): Record<string, unknown> {
-  const base = { action: 'SALE', order_id: p.orderId, trans_id: p.paymentId, trans_date: transDate(p.initiatedAt) };
+  const ids = { order_id: p.orderId, trans_id: p.paymentId, trans_date: transDate(p.initiatedAt) };
   const money = { descriptor: p.descriptor ?? '', amount: p.amountText, currency: p.currency };
   const token = p.cardToken ? { card_token: p.cardToken } : {};
   switch (p.phase) {
     case 'settled':
     case 'authorized':
-      return { ...base, result: 'SUCCESS', status: p.status, ...money, ...token };
+      return { action: 'SALE', result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
     case 'declined':
-      return { ...base, result: 'DECLINED', status: 'DECLINED', decline_reason: p.declineReason ?? 'Declined' };
+      return { action: 'SALE', result: 'DECLINED', status: 'DECLINED', ...ids, decline_reason: p.declineReason ?? 'Declined' };
     case 'awaiting_3ds':
     case 'awaiting_redirect': {
       const action = p.payerAction!;
       return {
-        ...base,
+        action: 'SALE',
         result: 'REDIRECT',
         status: p.status,
+        ...ids,
         ...money,
         redirect_url: action.url,
         redirect_params: Object.keys(action.params).length ? action.params : [],
@@ -64,10 +65,10 @@ export function saleResponse(p: PaymentView): Record<string, unknown> {
     case 'initiated':
     case 'outcome_unknown':
       // The acquirer's answer is not known yet: the outcome follows by callback and status lookup.
-      return { ...base, result: 'ACCEPTED', status: 'PENDING', amount: p.amountText, currency: p.currency };
+      return { action: 'SALE', result: 'ACCEPTED', status: 'PENDING', ...ids, amount: p.amountText, currency: p.currency };
     default:
       // A repeat that arrives after later operations reports where the payment stands now.
-      return { ...base, result: 'SUCCESS', status: p.status, ...money, ...token };
+      return { action: 'SALE', result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
   }
 }
 
