@@ -84,21 +84,6 @@ export class PaymentService {
     const paymentId = randomUUID();
     const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
 
-    const reservation: OrderIdReserved = {
-      type: 'OrderIdReserved',
-      data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: clock.now().toISOString() },
-    };
-    try {
-      await store.append(
-        orderStreamId(request.merchantId, request.orderId),
-        [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)],
-        NO_STREAM,
-      );
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      return { payment: await this.replayOrReject(request), replayed: true };
-    }
-
     let token = request.card.kind === 'token' ? request.card.token : null;
     if (!token && request.storeCard) token = await this.deps.vault.store(card);
     const snapshot: CardSnapshot = {
@@ -108,11 +93,12 @@ export class PaymentService {
       expYear: card.expYear,
       token,
     };
-    const streamId = paymentStreamId(paymentId);
-    const initiated = await handleCommand(
-      store,
-      streamId,
-      paymentDecider,
+    const now = clock.now().toISOString();
+    const reservation: OrderIdReserved = {
+      type: 'OrderIdReserved',
+      data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: now },
+    };
+    const initiatedEvents = paymentDecider.decide(
       {
         type: 'InitiatePayment',
         data: {
@@ -132,12 +118,34 @@ export class PaymentService {
           customData: request.customData,
           parameters: request.parameters,
           recurringInit: request.recurringInit,
-          now: clock.now().toISOString(),
+          now,
         },
       },
-      metadata,
-      { state: { exists: false }, version: null },
+      { exists: false },
     );
+    const orderStream = orderStreamId(request.merchantId, request.orderId);
+    const streamId = paymentStreamId(paymentId);
+    let initiatedVersion: bigint;
+    try {
+      // The reservation comes first and, where the store can, commits together with the payment:
+      // the order id and the intent to charge are recorded before the acquirer is asked anything.
+      const [, written] = await store.appendMultiple([
+        { streamId: orderStream, events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)], expected: NO_STREAM },
+        {
+          streamId,
+          events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
+          expected: NO_STREAM,
+        },
+      ]);
+      initiatedVersion = written!.nextExpectedVersion;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
+      return { payment: await this.replayOrReject(request), replayed: true };
+    }
+    const initiated = {
+      state: initiatedEvents.reduce(paymentDecider.evolve, paymentDecider.initialState()),
+      version: initiatedVersion,
+    };
 
     const outcome = await this.callAcquirer(() =>
       this.deps.connector.authorize({

@@ -28,6 +28,8 @@ export interface ContractOptions {
   startsEmpty?: boolean;
   /** False when the store cannot see that an event id is already used in another stream. */
   eventIdsUniqueAcrossStreams?: boolean;
+  /** False when appendMultiple writes one stream after another instead of all or nothing. */
+  atomicMultiStream?: boolean;
 }
 
 export function newEvent(data: Record<string, unknown> = {}, type = 'ThingHappened'): NewEvent {
@@ -86,6 +88,7 @@ export function eventStoreContract(
 ): void {
   const startsEmpty = options.startsEmpty ?? true;
   const idsUniqueAcrossStreams = options.eventIdsUniqueAcrossStreams ?? true;
+  const atomicMultiStream = options.atomicMultiStream ?? true;
 
   describe(`${name}: event store contract`, function () {
     let store: EventStore;
@@ -124,6 +127,62 @@ export function eventStoreContract(
     async function readMine(streams: Set<string>): Promise<StoredEvent[]> {
       return (await store.readAll({ after: base })).filter((event) => streams.has(event.streamId));
     }
+
+    describe('appendMultiple', function () {
+      it('writes several streams in one call, one result per write', async function () {
+        const [a, b] = [streamName(), streamName()];
+        const results = await store.appendMultiple([
+          { streamId: a, events: newEvents(1), expected: NO_STREAM },
+          { streamId: b, events: newEvents(2), expected: NO_STREAM },
+        ]);
+        expect(results.map((r) => r.nextExpectedVersion)).to.deep.equal([0n, 1n]);
+        expect(results[1]!.position > results[0]!.position).to.equal(true);
+        expect(await store.readStream(a)).to.have.length(1);
+        expect(await store.readStream(b)).to.have.length(2);
+      });
+
+      it(
+        atomicMultiStream
+          ? 'writes nothing when one write is refused, and names the stream that refused'
+          : 'stops at the first refused write, and names the stream that refused',
+        async function () {
+          const [a, taken] = [streamName(), streamName()];
+          await store.append(taken, newEvents(1), NO_STREAM);
+          let error: unknown;
+          try {
+            await store.appendMultiple([
+              { streamId: a, events: newEvents(1), expected: NO_STREAM },
+              { streamId: taken, events: newEvents(1), expected: NO_STREAM },
+            ]);
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error).to.be.instanceOf(WrongExpectedVersionError);
+          expect((error as WrongExpectedVersionError).streamId).to.equal(taken);
+          expect(await store.readStream(a)).to.have.length(atomicMultiStream ? 0 : 1);
+          expect(await store.readStream(taken)).to.have.length(1);
+        },
+      );
+
+      it('lets exactly one of many concurrent callers claim a stream, with its companion write', async function () {
+        const claimed = streamName();
+        const companions = Array.from({ length: 10 }, () => streamName());
+        const outcomes = await Promise.allSettled(
+          companions.map((companion) =>
+            store.appendMultiple([
+              { streamId: claimed, events: newEvents(1), expected: NO_STREAM },
+              { streamId: companion, events: newEvents(1), expected: NO_STREAM },
+            ]),
+          ),
+        );
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+        for (const o of outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')) {
+          expect(o.reason).to.be.instanceOf(WrongExpectedVersionError);
+        }
+        const written = await Promise.all(companions.map((c) => store.readStream(c)));
+        expect(written.filter((events) => events.length > 0)).to.have.length(1);
+      });
+    });
 
     describe('streamVersion', function () {
       it('is null for a missing stream and the last version after appends', async function () {

@@ -10,8 +10,9 @@ if (ESDB_URL) {
       const store = new EventStoreDbEventStore({ connectionString: ESDB_URL });
       return { store, cleanup: () => store.close() };
     },
-    // A server is shared by every run, and it cannot look event ids up across streams.
-    { startsEmpty: false, eventIdsUniqueAcrossStreams: false },
+    // A server is shared by every run, cannot look event ids up across streams, and has no
+    // multi-stream transactions.
+    { startsEmpty: false, eventIdsUniqueAcrossStreams: false, atomicMultiStream: false },
   );
 } else {
   describe('EventStoreDB: event store contract', function () {

@@ -15,6 +15,7 @@ import {
   type SubscribeOptions,
   type Subscription,
   WrongExpectedVersionError,
+  type StreamWrite,
 } from '../../src/application/ports/event-store';
 
 export interface MemoryEventStoreOptions {
@@ -105,6 +106,24 @@ export class MemoryEventStore implements EventStore {
     for (const id of ids) this.appendsByEventId.set(id, { streamId, record });
     for (const listener of [...this.listeners]) listener();
     return { ...record.result };
+  }
+
+  async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    // All or nothing: every expected version is checked (earlier writes of this call counted)
+    // before anything is stored.
+    const lengths = new Map<string, number>();
+    for (const write of writes) {
+      const length = lengths.get(write.streamId) ?? (this.streams.get(write.streamId) ?? []).length;
+      const actual = length === 0 ? null : BigInt(length - 1);
+      const e = write.expected;
+      const ok = e.kind === 'any' || (e.kind === 'no_stream' && actual === null) || (e.kind === 'exact' && actual === e.version);
+      if (!ok) throw new WrongExpectedVersionError(write.streamId, e, actual);
+      lengths.set(write.streamId, length + write.events.length);
+    }
+    const results: AppendResult[] = [];
+    for (const write of writes) results.push(await this.append(write.streamId, write.events, write.expected));
+    return results;
   }
 
   async readStream(streamId: string): Promise<StoredEvent[]> {

@@ -24,6 +24,7 @@ import {
   type NewEvent,
   type ReadAllOptions,
   type StoredEvent,
+  type StreamWrite,
   type SubscribeOptions,
   type Subscription,
   WrongExpectedVersionError,
@@ -93,6 +94,13 @@ export class EventStoreDbEventStore implements EventStore {
         }
       }
     }
+  }
+
+  /** No multi-stream transactions here: one write after another, stopping at the first refusal. */
+  async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const write of writes) results.push(await this.append(write.streamId, write.events, write.expected));
+    return results;
   }
 
   async readStream(streamId: string): Promise<StoredEvent[]> {

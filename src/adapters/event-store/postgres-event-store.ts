@@ -6,6 +6,7 @@ import {
   type NewEvent,
   type ReadAllOptions,
   type StoredEvent,
+  type StreamWrite,
   type SubscribeOptions,
   type Subscription,
   WrongExpectedVersionError,
@@ -106,9 +107,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    return (await this.appendMultiple([{ streamId, events, expected }]))[0]!;
+  }
+
+  /** Every write in one transaction under the append lock: all of them commit, or none. */
+  async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
-    validateAppend(streamId, events);
-    const result = await this.transaction(async (client) => {
+    for (const write of writes) validateAppend(write.streamId, write.events);
+    let current: StreamWrite | undefined;
+    const outcome = await this.transaction(async (client) => {
       // Positions come from a sequence, which hands out numbers at insert time, not at commit
       // time: without care, transaction A could take 10, B take 11 and commit first, and a reader
       // that just saw 11 would move its checkpoint past 10 and never see A's event. Holding one
@@ -118,58 +125,75 @@ export class PostgresEventStore implements EventStore {
       // (rolled-back numbers leave holes nobody waits for). Appends to different streams are
       // serialized only for the short insert-and-commit.
       await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
-      const check = await client.query<{ current: string | null; existing: RawExisting[] }>(
-        `select
-           (select max(version) from events where stream_id = $1)::text as current,
-           coalesce(
-             (select json_agg(json_build_object(
-                'eventId', event_id, 'streamId', stream_id,
-                'version', version::text, 'position', position::text))
-              from events where event_id = any($2::text[])),
-             '[]'::json) as existing`,
-        [streamId, events.map((event) => event.id)],
-      );
-      const row = check.rows[0]!;
-      const retry = resolveRetry(streamId, events, row.existing.map(toExisting));
-      if (retry) return { result: retry, wrote: false };
-      const current = row.current === null ? null : BigInt(row.current);
-      checkExpectedVersion(streamId, expected, current);
-      // The notification is part of the same statement to save a round trip while holding the lock;
-      // it is delivered only if the transaction commits.
-      const inserted = await client.query<{ position: string; version: string }>(
-        `with inserted as (
-           insert into events (stream_id, version, event_id, type, schema_version, data, metadata)
-           select $1, $2::bigint + e.ord, e.value->>'id', e.value->>'type',
-                  (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
-           from jsonb_array_elements($3::jsonb) with ordinality as e(value, ord)
-           order by e.ord
-           returning position, version
-         ), notified as (select pg_notify($4, '') as ignored)
-         select inserted.position::text, inserted.version::text from inserted cross join notified`,
-        [
-          streamId,
-          (current ?? -1n).toString(),
-          JSON.stringify(
-            events.map((event) => ({
-              id: event.id,
-              type: event.type,
-              schemaVersion: event.schemaVersion,
-              data: event.data,
-              metadata: event.metadata ?? {},
-            })),
-          ),
-          CHANNEL,
-        ],
-      );
-      const last = inserted.rows
-        .map((r) => ({ position: BigInt(r.position), version: BigInt(r.version) }))
-        .reduce((a, b) => (b.version > a.version ? b : a));
-      return { result: { nextExpectedVersion: last.version, position: last.position }, wrote: true };
+      const results: AppendResult[] = [];
+      let wrote = false;
+      for (const write of writes) {
+        current = write;
+        const one = await this.appendWithin(client, write.streamId, write.events, write.expected);
+        results.push(one.result);
+        wrote ||= one.wrote;
+      }
+      return { results, wrote };
     }).catch(async (error: unknown) => {
-      throw await this.translateError(error, streamId, expected);
+      throw current ? await this.translateError(error, current.streamId, current.expected) : error;
     });
-    if (result.wrote) this.wakeAll();
-    return result.result;
+    if (outcome.wrote) this.wakeAll();
+    return outcome.results;
+  }
+
+  private async appendWithin(
+    client: PoolClient,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedVersion,
+  ): Promise<{ result: AppendResult; wrote: boolean }> {
+    const check = await client.query<{ current: string | null; existing: RawExisting[] }>(
+      `select
+         (select max(version) from events where stream_id = $1)::text as current,
+         coalesce(
+           (select json_agg(json_build_object(
+              'eventId', event_id, 'streamId', stream_id,
+              'version', version::text, 'position', position::text))
+            from events where event_id = any($2::text[])),
+           '[]'::json) as existing`,
+      [streamId, events.map((event) => event.id)],
+    );
+    const row = check.rows[0]!;
+    const retry = resolveRetry(streamId, events, row.existing.map(toExisting));
+    if (retry) return { result: retry, wrote: false };
+    const current = row.current === null ? null : BigInt(row.current);
+    checkExpectedVersion(streamId, expected, current);
+    // The notification is part of the same statement to save a round trip while holding the lock;
+    // it is delivered only if the transaction commits.
+    const inserted = await client.query<{ position: string; version: string }>(
+      `with inserted as (
+         insert into events (stream_id, version, event_id, type, schema_version, data, metadata)
+         select $1, $2::bigint + e.ord, e.value->>'id', e.value->>'type',
+                (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
+         from jsonb_array_elements($3::jsonb) with ordinality as e(value, ord)
+         order by e.ord
+         returning position, version
+       ), notified as (select pg_notify($4, '') as ignored)
+       select inserted.position::text, inserted.version::text from inserted cross join notified`,
+      [
+        streamId,
+        (current ?? -1n).toString(),
+        JSON.stringify(
+          events.map((event) => ({
+            id: event.id,
+            type: event.type,
+            schemaVersion: event.schemaVersion,
+            data: event.data,
+            metadata: event.metadata ?? {},
+          })),
+        ),
+        CHANNEL,
+      ],
+    );
+    const last = inserted.rows
+      .map((r) => ({ position: BigInt(r.position), version: BigInt(r.version) }))
+      .reduce((a, b) => (b.version > a.version ? b : a));
+    return { result: { nextExpectedVersion: last.version, position: last.position }, wrote: true };
   }
 
   async readStream(streamId: string): Promise<StoredEvent[]> {

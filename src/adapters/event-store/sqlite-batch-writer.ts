@@ -34,12 +34,17 @@ export interface AppendRequest {
   expected: ExpectedVersion;
 }
 
+/** One caller's appends: a single append, or several streams that commit together or not at all. */
+export interface BatchItem {
+  writes: AppendRequest[];
+}
+
 export type SerializedError =
   | { kind: 'wrong_version'; streamId: string; expected: ExpectedVersion; actual: bigint | null }
   | { kind: 'event_id_conflict'; message: string }
   | { kind: 'other'; name: string; message: string };
 
-export type WireOutcome = { ok: true; result: AppendResult } | { ok: false; error: SerializedError };
+export type WireOutcome = { ok: true; results: AppendResult[] } | { ok: false; error: SerializedError };
 
 /** A batch either runs (each append with its own outcome) or fails whole (BEGIN/COMMIT failed). */
 export type BatchResult = { ok: true; outcomes: WireOutcome[] } | { ok: false; error: SerializedError };
@@ -77,7 +82,7 @@ export function prepareEventsDatabase(db: Database.Database): void {
   db.exec(EVENTS_SCHEMA);
 }
 
-export function createBatchWriter(db: Database.Database): (batch: AppendRequest[]) => BatchResult {
+export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) => BatchResult {
   const insert = db.prepare(
     `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -128,12 +133,21 @@ export function createBatchWriter(db: Database.Database): (batch: AppendRequest[
     return { nextExpectedVersion: version, position };
   });
 
-  const batchTransaction = db.transaction((batch: AppendRequest[]): WireOutcome[] => {
+  // A savepoint around one caller's writes: if any of them is refused, none of them stays.
+  const appendItem = db.transaction((item: BatchItem, versions: Map<string, bigint | null>): AppendResult[] =>
+    item.writes.map((write) => appendOne(write, versions)),
+  );
+
+  const batchTransaction = db.transaction((batch: BatchItem[]): WireOutcome[] => {
     // Versions written earlier in this batch; the table would tell the same, this saves a query.
     const versions = new Map<string, bigint | null>();
-    return batch.map((pending) => {
+    return batch.map((item) => {
+      // Versions an item records are kept only if the whole item commits.
+      const mine = new Map(versions);
       try {
-        return { ok: true, result: appendOne(pending, versions) };
+        const results = appendItem(item, mine);
+        for (const [stream, version] of mine) versions.set(stream, version);
+        return { ok: true, results };
       } catch (error) {
         return { ok: false, error: serializeError(error) };
       }
@@ -142,7 +156,7 @@ export function createBatchWriter(db: Database.Database): (batch: AppendRequest[
 
   // IMMEDIATE takes the write lock up front, so the version checks read what the batch will
   // commit on top of: no other process can slip a write in between.
-  return (batch) => {
+  return (batch: BatchItem[]) => {
     try {
       return { ok: true, outcomes: batchTransaction.immediate(batch) };
     } catch (error) {

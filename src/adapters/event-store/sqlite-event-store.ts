@@ -7,12 +7,13 @@ import {
   type NewEvent,
   type ReadAllOptions,
   type StoredEvent,
+  type StreamWrite,
   type SubscribeOptions,
   type Subscription,
 } from '../../application/ports/event-store';
 import { PollingSubscription, validateAppend } from './shared';
 import {
-  type AppendRequest,
+  type BatchItem,
   type BatchResult,
   createBatchWriter,
   deserializeError,
@@ -32,8 +33,8 @@ export interface SqliteEventStoreOptions {
   writerThread?: boolean;
 }
 
-interface PendingAppend extends AppendRequest {
-  resolve(result: AppendResult): void;
+interface PendingAppend extends BatchItem {
+  resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
 
@@ -61,7 +62,7 @@ export class SqliteEventStore implements EventStore {
     head: Database.Statement;
   };
   /** Inline writer (same thread), when there is no writer thread. */
-  private readonly writeInline: ((batch: AppendRequest[]) => BatchResult) | null = null;
+  private readonly writeInline: ((batch: BatchItem[]) => BatchResult) | null = null;
   private readonly writer: Worker | null = null;
   private inFlight: { id: number; batch: PendingAppend[] } | null = null;
   private nextBatchId = 1;
@@ -96,14 +97,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    return this.appendMultiple([{ streamId, events, expected }]).then((results) => results[0]!);
+  }
+
+  /** The writes share a savepoint inside the batch transaction: all of them commit, or none. */
+  appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
     try {
       this.assertOpen();
-      validateAppend(streamId, events);
+      for (const write of writes) validateAppend(write.streamId, write.events);
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({ streamId, events, expected, resolve, reject });
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.queue.push({ writes, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // Group commit: every append issued in this tick shares one transaction and one fsync.
@@ -189,15 +195,17 @@ export class SqliteEventStore implements EventStore {
       return;
     }
     // Strings cross a thread boundary far cheaper than nested objects are cloned.
-    const requests = batch.map(({ streamId, events, expected }) => ({
-      streamId,
-      expected,
-      events: events.map((e) => ({
-        id: e.id,
-        type: e.type,
-        schemaVersion: e.schemaVersion,
-        data: JSON.stringify(e.data) as unknown as NewEvent['data'],
-        metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
+    const requests: BatchItem[] = batch.map(({ writes }) => ({
+      writes: writes.map(({ streamId, events, expected }) => ({
+        streamId,
+        expected,
+        events: events.map((e) => ({
+          id: e.id,
+          type: e.type,
+          schemaVersion: e.schemaVersion,
+          data: JSON.stringify(e.data) as unknown as NewEvent['data'],
+          metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
+        })),
       })),
     }));
     const id = this.nextBatchId++;
@@ -232,7 +240,7 @@ export class SqliteEventStore implements EventStore {
     }
     batch.forEach((pending, i) => {
       const outcome = result.outcomes[i]!;
-      if (outcome.ok) pending.resolve(outcome.result);
+      if (outcome.ok) pending.resolve(outcome.results);
       else pending.reject(deserializeError(outcome.error));
     });
     if (result.outcomes.some((outcome) => outcome.ok)) {

@@ -5,9 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { type AppendRequest, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
+import { type BatchItem, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
 
-export type WriterMessage = { type: 'batch'; id: number; batch: AppendRequest[] } | { type: 'close' };
+export type WriterMessage = { type: 'batch'; id: number; batch: BatchItem[] } | { type: 'close' };
 export type WriterReply = { type: 'result'; id: number; result: BatchResult } | { type: 'closed' };
 
 export function startWriterThread(filename: string): Worker {

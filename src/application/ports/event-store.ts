@@ -87,8 +87,21 @@ export interface SubscribeOptions {
   onError?(error: unknown): void;
 }
 
+export interface StreamWrite {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedVersion;
+}
+
 export interface EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  /**
+   * Appends to several streams, in order, with one result per write. SQLite and PostgreSQL do it
+   * atomically: every write or none (a WrongExpectedVersionError names the stream that refused).
+   * EventStoreDB has no multi-stream transaction: there the writes happen one after another and
+   * stop at the first refusal, so callers order them so that a partial write is harmless.
+   */
+  appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]>;
   /** All events of one stream in version order; empty when the stream does not exist. */
   readStream(streamId: string): Promise<StoredEvent[]>;
   /** Events of all streams in global order. */
