@@ -88,7 +88,13 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const readDb = createReadModelDb(readModelTarget(config));
   await migrateReadModels(readDb);
   const projector = options.withProjector
-    ? new Projector({ store, db: readDb, projections: allProjections(), gatherMs: options.projectorGatherMs ?? 0 })
+    ? new Projector({
+        store,
+        db: readDb,
+        projections: allProjections(),
+        gatherMs: options.projectorGatherMs ?? 0,
+        onError: (error) => logger.error('projector failed, it will resubscribe', { error: String(error) }),
+      })
     : null;
   // Without a projector here, read-your-writes polls the checkpoints the projector commits.
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
