@@ -58,6 +58,9 @@ const UPDATABLE_COLUMNS = [
 // payment_id and initiated_position are only written on insert.
 const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 2;
 
+/** Every column a reader gets back (initiated_position only orders rows inside SQL). */
+export const PAYMENT_COLUMNS = ['payment_id', ...UPDATABLE_COLUMNS] as const;
+
 export function paymentRow(state: ExistingPayment, streamVersion: number, initiatedPosition: bigint): PaymentRowInsert {
   const action = state.payerAction;
   return {

@@ -6,13 +6,12 @@ import type { Kysely, Selectable } from 'kysely';
 import type { EventStore } from '../src/application/ports/event-store';
 import type { PaymentKind } from '../src/domain/payment/events';
 import type { ExistingPayment, PaymentPhase, PaymentStatus } from '../src/domain/payment/state';
-import type { Environment, PaymentMode } from '../src/domain/merchant/events';
-import { MERCHANTS_PROJECTION } from './merchants-projection';
-import { PAYMENTS_PROJECTION } from './payments-projection';
+import { MERCHANTS_PROJECTION, merchantStateOfRow } from './merchants-projection';
+import { PAYMENT_COLUMNS, PAYMENTS_PROJECTION } from './payments-projection';
 import type { Projector } from './projector';
 import type { MerchantRecord } from '../src/application/ports/merchant-lookup';
 import type { MerchantsTable, OperationStatus, OperationType, PaymentsTable, ReadModelDatabase, TransactionsTable } from './schema';
-import { TRANSACTIONS_PROJECTION } from './transactions-projection';
+import { OPERATION_COLUMNS, TRANSACTIONS_PROJECTION } from './transactions-projection';
 
 export interface PaymentRow {
   paymentId: string;
@@ -83,54 +82,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 type PaymentSelect = Omit<Selectable<PaymentsTable>, 'initiated_position'>;
 type OperationSelect = Omit<Selectable<TransactionsTable>, 'created_position'>;
 
-const PAYMENT_COLUMNS = [
-  'payment_id',
-  'merchant_id',
-  'order_id',
-  'channel',
-  'kind',
-  'status',
-  'phase',
-  'currency',
-  'amount',
-  'amount_text',
-  'held_amount',
-  'settled_amount',
-  'refunded_amount',
-  'reversed_amount',
-  'descriptor',
-  'decline_reason',
-  'card_mask',
-  'card_brand',
-  'card_exp_month',
-  'card_exp_year',
-  'card_token',
-  'payer_email',
-  'term_url_3ds',
-  'notification_url',
-  'redirect_url',
-  'redirect_params',
-  'initiated_at',
-  'updated_at',
-  'stream_version',
-  'state',
-] as const satisfies readonly (keyof PaymentSelect)[];
-
-const OPERATION_COLUMNS = [
-  'operation_id',
-  'payment_id',
-  'merchant_id',
-  'order_id',
-  'type',
-  'status',
-  'amount',
-  'currency',
-  'reason',
-  'payer_action',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof OperationSelect)[];
-
 export function toPaymentRow(row: PaymentSelect): PaymentRow {
   return {
     paymentId: row.payment_id,
@@ -184,20 +135,8 @@ export function toOperationRow(row: OperationSelect): OperationRow {
 }
 
 export function toMerchantRow(row: Selectable<MerchantsTable>): MerchantRow {
-  return {
-    merchantId: row.merchant_id,
-    name: row.name,
-    environment: row.environment as Environment,
-    clientKey: row.client_key,
-    merchantKey: row.merchant_key,
-    passwordCiphertext: row.password_ciphertext,
-    paymentMode: row.payment_mode as PaymentMode,
-    notificationUrl: row.notification_url,
-    ipAllowlist: JSON.parse(row.ip_allowlist) as string[],
-    refundsEnabled: Number(row.refunds_enabled) === 1,
-    registeredAt: row.registered_at,
-    updatedAt: row.updated_at,
-  };
+  const { exists: _exists, ...merchant } = merchantStateOfRow(row);
+  return merchant;
 }
 
 export class ReadModels {

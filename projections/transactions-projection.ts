@@ -31,6 +31,9 @@ const UPDATABLE_COLUMNS = [
 // operation_id, created_at and created_position are only written on insert.
 const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 3;
 
+/** Every column a reader gets back (created_position only orders rows inside SQL). */
+export const OPERATION_COLUMNS = ['operation_id', ...UPDATABLE_COLUMNS, 'created_at'] as const;
+
 /** Operation ids an event touches, so one select can load them all up front. */
 function touchedOperationIds(event: StoredEvent): string[] {
   const paymentId = String(event.data.paymentId);
@@ -51,20 +54,7 @@ export function transactionsProjection(): Projection {
       for (const part of chunked(ids, 5_000)) {
         const existing = await trx
           .selectFrom('transactions')
-          .select([
-            'operation_id',
-            'payment_id',
-            'merchant_id',
-            'order_id',
-            'type',
-            'status',
-            'amount',
-            'currency',
-            'reason',
-            'payer_action',
-            'created_at',
-            'updated_at',
-          ])
+          .select(OPERATION_COLUMNS)
           .where('operation_id', 'in', part)
           .execute();
         // created_position is only used by inserts, which never hit a row loaded here.
