@@ -28,6 +28,8 @@ import { Pool } from 'pg';
 import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
 import { registerHealthRoute } from './api/health';
+import { deriveAdminToken } from './api/admin/admin-auth';
+import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
 import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
@@ -50,6 +52,8 @@ export interface Gateway {
   app: Koa;
   logger: Logger;
   clock: Clock;
+  /** Bearer token of the `/admin` API. */
+  adminToken: string;
   close(): Promise<void>;
 }
 
@@ -150,6 +154,10 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     catchUpToHead: (timeoutMs) => readModels.catchUpToHead(timeoutMs),
   };
 
+  const adminToken = config.adminToken ?? deriveAdminToken(key);
+  // Each operator feature adds its `/admin` routes here.
+  const adminRoutes: AdminRouteRegistrar[] = [];
+
   const app = createApp({
     logger,
     trustProxy: config.trustProxy,
@@ -158,6 +166,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         registerS2sRoutes(router, { merchants, payments, queries, clock, environment: config.environment, ajv }),
       (router) => registerHostedRoutes(router, { payments, sandboxSecret, baseUrl: config.publicBaseUrl }),
       (router) => registerHealthRoute(router, { store, readModels }),
+      (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
   });
 
@@ -172,6 +181,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     app,
     logger,
     clock,
+    adminToken,
     async close() {
       await projector?.stop();
       await store.close();

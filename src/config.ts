@@ -24,6 +24,8 @@ export interface GatewayConfig {
   payerActionTimeoutMinutes: number;
   sandboxDescriptor: string;
   sandboxLatencyMs: number;
+  /** Bearer token of the `/admin` API; null derives one from the vault key. */
+  adminToken: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -65,5 +67,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     payerActionTimeoutMinutes: integer('PAYER_ACTION_TIMEOUT_MINUTES', env.PAYER_ACTION_TIMEOUT_MINUTES || '15', 1, 1440),
     sandboxDescriptor: (env.SANDBOX_DESCRIPTOR || 'SANDBOX*GATEWAY').slice(0, 20),
     sandboxLatencyMs: integer('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS || '0', 0, 60000),
+    adminToken: adminTokenFrom(env.ADMIN_TOKEN),
   };
+}
+
+function adminTokenFrom(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < 24 || /\s/.test(value)) throw new ConfigError('ADMIN_TOKEN must be at least 24 characters without spaces');
+  return value;
 }

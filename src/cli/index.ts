@@ -10,10 +10,12 @@
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
  *   sign trans|order --password P --value TRANS_ID|ORDER_ID
  *                                  compute a request hash, e.g. for a first payment with curl
+ *   admin-token                    print the bearer token of the /admin API
  *   api | projector | all          run one process role (all = what npm start runs)
  */
 import { ConfigError, loadConfig } from '../config';
-import { buildGateway, type Gateway } from '../composition';
+import type { Gateway } from '../composition';
+import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import { main } from '../main';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
@@ -22,40 +24,6 @@ import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
 import path from 'node:path';
 import { orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
-
-class UsageError extends Error {}
-
-interface Parsed {
-  positional: string[];
-  flags: Map<string, string | true>;
-}
-
-export function parseArgs(argv: string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    if (eq > 0) {
-      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    } else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) {
-      flags.set(arg.slice(2), argv[++i]);
-    } else {
-      flags.set(arg.slice(2), true);
-    }
-  }
-  return { positional, flags };
-}
-
-function flag(p: Parsed, name: string): string | undefined {
-  const v = p.flags.get(name);
-  if (v === true) throw new UsageError(`--${name} needs a value`);
-  return v;
-}
 
 const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
 
@@ -91,22 +59,6 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
     out.refundsEnabled = refunds === 'on';
   }
   return out;
-}
-
-function print(value: unknown, json: boolean, human: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
-}
-
-async function withGateway<T>(fn: (g: Gateway) => Promise<T>): Promise<T> {
-  const config = { ...loadConfig(), logLevel: 'error' as const };
-  // The CLI projects what it needs itself, so it works whether or not a server is running.
-  const gateway = await buildGateway(config, { withProjector: true });
-  try {
-    await gateway.projector!.catchUp();
-    return await fn(gateway);
-  } finally {
-    await gateway.close();
-  }
 }
 
 function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[number]) {
@@ -229,6 +181,9 @@ export async function run(argv: string[]): Promise<number> {
       case 'merchant':
         await merchantCommand(p);
         return 0;
+      case 'admin-token':
+        process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
+        return 0;
       case 'api':
       case 'projector':
       case 'all':
@@ -236,7 +191,7 @@ export async function run(argv: string[]): Promise<number> {
         return -1; // keeps running
       default:
         throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | api | projector | all',
+          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | admin-token | api | projector | all',
         );
     }
   } catch (error) {

@@ -1,0 +1,57 @@
+/**
+ * What every CLI command shares: argument parsing, usage errors, output, and a gateway built for
+ * one command (it projects what it needs itself, so it works whether or not a server is running).
+ */
+import { buildGateway, type Gateway } from '../composition';
+import { loadConfig } from '../config';
+
+export class UsageError extends Error {}
+
+export interface Parsed {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+export function parseArgs(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+    } else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) {
+      flags.set(arg.slice(2), argv[++i]);
+    } else {
+      flags.set(arg.slice(2), true);
+    }
+  }
+  return { positional, flags };
+}
+
+export function flag(p: Parsed, name: string): string | undefined {
+  const v = p.flags.get(name);
+  if (v === true) throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export function print(value: unknown, json: boolean, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+export async function withGateway<T>(fn: (g: Gateway) => Promise<T>): Promise<T> {
+  const config = { ...loadConfig(), logLevel: 'error' as const };
+  // The CLI projects what it needs itself, so it works whether or not a server is running.
+  const gateway = await buildGateway(config, { withProjector: true });
+  try {
+    await gateway.projector!.catchUp();
+    return await fn(gateway);
+  } finally {
+    await gateway.close();
+  }
+}
+
