@@ -24,8 +24,11 @@ export interface Decider<C, S, E extends DomainEvent> {
   decide(command: C, state: S): E[];
   evolve(state: S, event: E): S;
   initialState(): S;
-  schemaVersion: number;
+  /** One version for every event type, or the version of each type (types evolve one by one). */
+  schemaVersion: SchemaVersion<E>;
 }
+
+export type SchemaVersion<E extends DomainEvent = DomainEvent> = number | ((type: E['type']) => number);
 
 export interface HandleResult<S, E> {
   state: S;
@@ -38,16 +41,19 @@ export interface HandleResult<S, E> {
 
 export const MAX_CONFLICT_RETRIES = 5;
 
-/** Turns a stored event back into the domain's `{type, data}`; upcasting of old schemas goes here. */
+/**
+ * Turns a stored event back into the domain's `{type, data}`. Old schemas arrive already upcast:
+ * the store the application is given reads through the upcasting store (src/application/upcasting.ts).
+ */
 export function toDomainEvent<E extends DomainEvent>(stored: StoredEvent): E {
   return { type: stored.type, data: stored.data } as unknown as E;
 }
 
-export function toNewEvent(event: DomainEvent, schemaVersion: number, metadata: EventMetadata): NewEvent {
+export function toNewEvent<E extends DomainEvent>(event: E, schemaVersion: SchemaVersion<E>, metadata: EventMetadata): NewEvent {
   return {
     id: randomUUID(),
     type: event.type,
-    schemaVersion,
+    schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : schemaVersion(event.type),
     data: event.data as Record<string, unknown>,
     metadata,
   };

@@ -3,7 +3,7 @@ import { MERCHANT_EVENT_SCHEMA_VERSION, type MerchantEvent } from '../domain/mer
 import { evolveMerchant, initialMerchantState, type MerchantState } from '../domain/merchant/state';
 import type { PaymentCommand } from '../domain/payment/commands';
 import { decidePayment } from '../domain/payment/decide';
-import { PAYMENT_EVENT_SCHEMA_VERSION, type PaymentEvent } from '../domain/payment/events';
+import { paymentEventSchemaVersion, type PaymentEvent } from '../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
 import type { Decider } from './command-handler';
 
@@ -11,7 +11,7 @@ export const paymentDecider: Decider<PaymentCommand, PaymentState, PaymentEvent>
   decide: decidePayment,
   evolve: evolvePayment,
   initialState: initialPaymentState,
-  schemaVersion: PAYMENT_EVENT_SCHEMA_VERSION,
+  schemaVersion: paymentEventSchemaVersion,
 };
 
 export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEvent> = {

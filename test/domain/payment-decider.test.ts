@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { AuthorizationResult, FollowUpResult, InitiatePayment, PaymentCommand } from '../../src/domain/payment/commands';
 import { decidePayment } from '../../src/domain/payment/decide';
+import type { DeclineCode } from '../../src/domain/payment/decline-code';
 import type { DeclineStage, PaymentEvent, PaymentInitiated, PaymentKind } from '../../src/domain/payment/events';
 import { evolvePayment, foldPayment, initialPaymentState, type ExistingPayment, type PaymentState } from '../../src/domain/payment/state';
 import { DeciderSpecification } from '../support/decider-spec';
@@ -130,9 +131,9 @@ const authorizedEvent = (at = T1): PaymentEvent => ({
   type: 'PaymentAuthorized',
   data: { paymentId: PAYMENT_ID, amount: AMOUNT, descriptor: DESCRIPTOR, authorizedAt: at },
 });
-const declinedEvent = (stage: DeclineStage, reason = 'Insufficient funds', at = T1): PaymentEvent => ({
+const declinedEvent = (stage: DeclineStage, code: DeclineCode, reason = 'Insufficient funds', at = T1): PaymentEvent => ({
   type: 'PaymentDeclined',
-  data: { paymentId: PAYMENT_ID, reason, stage, declinedAt: at },
+  data: { paymentId: PAYMENT_ID, reason, code, stage, declinedAt: at },
 });
 const challengeEvent = (at = T1): PaymentEvent => ({
   type: 'ThreeDSChallengeRequired',
@@ -203,7 +204,7 @@ const H = {
   unknownSale: (): PaymentEvent[] => [initiated('sale'), unknownEvent()],
   unknownAuth: (): PaymentEvent[] => [initiated('authorization'), unknownEvent()],
   settledSale: (): PaymentEvent[] => [initiated('sale'), settledEvent()],
-  declinedSale: (): PaymentEvent[] => [initiated('sale'), declinedEvent('authorization')],
+  declinedSale: (): PaymentEvent[] => [initiated('sale'), declinedEvent('authorization', 'insufficient_funds')],
   threeDsSale: (): PaymentEvent[] => [initiated('sale'), challengeEvent()],
   threeDsAuth: (): PaymentEvent[] => [initiated('authorization'), challengeEvent()],
   redirectSale: (): PaymentEvent[] => [initiated('sale'), redirectEvent()],
@@ -228,7 +229,7 @@ const H = {
     creditVoidRequested('reversal', 4_000, '40.00'),
     reversed(4_000),
   ],
-  expired3ds: (): PaymentEvent[] => [...H.threeDsSale(), declinedEvent('timeout', 'ACS timeout', T2)],
+  expired3ds: (): PaymentEvent[] => [...H.threeDsSale(), declinedEvent('timeout', 'payer_timeout', 'ACS timeout', T2)],
 };
 
 type HistoryName = keyof typeof H;
@@ -367,17 +368,24 @@ describe('payment decider', () => {
         .then([
           {
             type: 'PaymentDeclined',
-            data: { paymentId: PAYMENT_ID, reason: 'Insufficient funds', stage: 'authorization', declinedAt: T1 },
+            data: { paymentId: PAYMENT_ID, reason: 'Insufficient funds', code: 'insufficient_funds', stage: 'authorization', declinedAt: T1 },
           },
         ])
-        .thenState({ phase: 'declined', status: 'DECLINED', declineReason: 'Insufficient funds', settledAmount: 0, heldAmount: 0 });
+        .thenState({
+          phase: 'declined',
+          status: 'DECLINED',
+          declineReason: 'Insufficient funds',
+          declineCode: 'insufficient_funds',
+          settledAmount: 0,
+          heldAmount: 0,
+        });
     });
 
     it('declined authorization (DMS) holds nothing', () => {
       spec
         .given(H.initiatedAuth())
         .when(recordAuthorization(DECLINED))
-        .then([declinedEvent('authorization')])
+        .then([declinedEvent('authorization', 'insufficient_funds')])
         .thenState({ status: 'DECLINED', heldAmount: 0 });
     });
 
@@ -448,7 +456,7 @@ describe('payment decider', () => {
       spec
         .given(H.unknownSale())
         .when(recordAuthorization(DECLINED, T2))
-        .then([declinedEvent('authorization', 'Insufficient funds', T2)])
+        .then([declinedEvent('authorization', 'insufficient_funds', 'Insufficient funds', T2)])
         .thenState({ status: 'DECLINED' });
     });
 
@@ -502,7 +510,7 @@ describe('payment decider', () => {
         spec
           .given(H.threeDsSale())
           .when(completePayerAction({ outcome: 'declined', reason: 'Authentication failed' }))
-          .then([declinedEvent('3ds', 'Authentication failed', T2)])
+          .then([declinedEvent('3ds', '3ds_failed', 'Authentication failed', T2)])
           .thenState({ status: 'DECLINED', declineReason: 'Authentication failed', payerAction: null });
       });
 
@@ -536,8 +544,8 @@ describe('payment decider', () => {
         spec
           .given(H.redirectSale())
           .when(completePayerAction({ outcome: 'declined', reason: 'Payer cancelled' }))
-          .then([declinedEvent('redirect', 'Payer cancelled', T2)])
-          .thenState({ status: 'DECLINED', declineReason: 'Payer cancelled', payerAction: null });
+          .then([declinedEvent('redirect', 'payer_cancelled', 'Payer cancelled', T2)])
+          .thenState({ status: 'DECLINED', declineReason: 'Payer cancelled', declineCode: 'payer_cancelled', payerAction: null });
       });
     });
 
@@ -573,7 +581,7 @@ describe('payment decider', () => {
         .then([
           {
             type: 'PaymentDeclined',
-            data: { paymentId: PAYMENT_ID, reason: '3DS session timed out', stage: 'timeout', declinedAt: T2 },
+            data: { paymentId: PAYMENT_ID, reason: '3DS session timed out', code: 'payer_timeout', stage: 'timeout', declinedAt: T2 },
           },
         ])
         .thenState({ phase: 'declined', status: 'DECLINED', declineReason: '3DS session timed out', payerAction: null });
@@ -583,7 +591,7 @@ describe('payment decider', () => {
       spec
         .given(H.redirectAuth())
         .when(expirePayerAction('Redirect session timed out'))
-        .then([declinedEvent('timeout', 'Redirect session timed out', T2)])
+        .then([declinedEvent('timeout', 'payer_timeout', 'Redirect session timed out', T2)])
         .thenState({ status: 'DECLINED', heldAmount: 0, payerAction: null });
     });
 
@@ -1121,7 +1129,7 @@ describe('payment decider', () => {
     });
 
     it('redirect abandoned: PENDING, REDIRECT, DECLINED', () => {
-      expect(statuses([initiated('sale'), redirectEvent(), declinedEvent('timeout', 'Redirect timed out', T2)])).to.deep.equal([
+      expect(statuses([initiated('sale'), redirectEvent(), declinedEvent('timeout', 'payer_timeout', 'Redirect timed out', T2)])).to.deep.equal([
         'PENDING',
         'REDIRECT',
         'DECLINED',

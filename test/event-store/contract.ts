@@ -17,6 +17,7 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../src/application/ports/event-store';
+import { eventChainHash } from '../../src/domain/audit/chain-hash';
 
 export interface StoreUnderTest {
   store: EventStore;
@@ -593,6 +594,112 @@ export function eventStoreContract(
         await waitFor(() => a.events.length === 4 && b.events.length === 4, 'both subscriptions');
         expect(a.events.map((e) => e.id)).to.deep.equal(b.events.map((e) => e.id));
       });
+    });
+
+    describe('chain hashes', function () {
+      /** Recomputes each event's hash from its content and its predecessor's stored hash. */
+      function expectChained(events: StoredEvent[]): void {
+        let prevHash: string | null = null;
+        for (const event of events) {
+          expect(event.chainHash, `hash of version ${event.version}`).to.match(/^[0-9a-f]{64}$/);
+          expect(event.chainHash, `link of version ${event.version}`).to.equal(eventChainHash({ ...event, prevHash }));
+          prevHash = event.chainHash;
+        }
+      }
+
+      it('chains every event to the previous event of its stream, from the first one on', async function () {
+        const stream = streamName();
+        const other = streamName();
+        await store.append(stream, newEvents(2), NO_STREAM);
+        await store.append(other, newEvents(1), NO_STREAM);
+        await store.append(stream, newEvents(3), exactly(1n));
+        const stored = await store.readStream(stream);
+        expect(stored).to.have.length(5);
+        expectChained(stored);
+        expectChained(await store.readStream(other));
+        // readAll hands out the same hashes as readStream.
+        const fromAll = (await readMine(new Set([stream]))).map((event) => event.chainHash);
+        expect(fromAll).to.deep.equal(stored.map((event) => event.chainHash));
+      });
+
+      it('hashes content the way every store reads it back: key order, unicode and large numbers', async function () {
+        const stream = streamName();
+        const data = {
+          zeta: 1,
+          alpha: { z: [3, { y: 2, b: 1 }], a: null },
+          amounts: [0.1, 1e21, 123456789012345680000, 9007199254740993, -0, 5e-324, 1.7976931348623157e308, -42.5],
+          text: 'Zürich — 東京 😀 "quoted" \\ back\nline\u0007',
+          empty: {},
+          list: [],
+        };
+        const metadata = { correlationId: randomUUID(), nested: { b: 'two', a: 'one' } };
+        const event: NewEvent = { id: randomUUID(), type: 'PaymentSettled', schemaVersion: 2, data, metadata };
+        await store.append(stream, [event], NO_STREAM);
+        const [stored] = await store.readStream(stream);
+        // What was appended and what is read back hash the same, whatever the store did to the text.
+        const expected = eventChainHash({ prevHash: null, streamId: stream, version: 0n, type: event.type, schemaVersion: 2, data, metadata });
+        expect(stored!.chainHash).to.equal(expected);
+        expectChained([stored!]);
+      });
+
+      it('keeps the chain when the same event ids are appended again', async function () {
+        const stream = streamName();
+        await store.append(stream, newEvents(1), NO_STREAM);
+        const events = newEvents(2);
+        await store.append(stream, events, exactly(0n));
+        const before = (await store.readStream(stream)).map((event) => event.chainHash);
+        await store.append(stream, events, exactly(0n));
+        await store.append(stream, events, ANY);
+        expect((await store.readStream(stream)).map((event) => event.chainHash)).to.deep.equal(before);
+        await store.append(stream, newEvents(1), exactly(2n));
+        const after = await store.readStream(stream);
+        expect(after.slice(0, 3).map((event) => event.chainHash)).to.deep.equal(before);
+        expectChained(after);
+      });
+
+      it('never chains two concurrent appends to the same predecessor', async function () {
+        const stream = streamName();
+        await store.append(stream, newEvents(1), NO_STREAM);
+        const results = await Promise.allSettled([
+          ...Array.from({ length: 10 }, () => store.append(stream, newEvents(2), ANY)),
+          ...Array.from({ length: 10 }, () => store.append(stream, newEvents(1), exactly(0n))),
+        ]);
+        expect(results.filter((result) => result.status === 'fulfilled').length).to.be.at.least(10);
+        const stored = await store.readStream(stream);
+        expectChained(stored);
+        expect(new Set(stored.map((event) => event.chainHash)).size).to.equal(stored.length);
+      });
+
+      it('chains each stream of an appendMultiple on its own', async function () {
+        const [a, b] = [streamName(), streamName()];
+        await store.append(a, newEvents(1), NO_STREAM);
+        await store.appendMultiple([
+          { streamId: a, events: newEvents(2), expected: exactly(0n) },
+          { streamId: b, events: newEvents(2), expected: NO_STREAM },
+        ]);
+        expectChained(await store.readStream(a));
+        expectChained(await store.readStream(b));
+      });
+
+      if (atomicMultiStream) {
+        it('leaves nothing to chain to from an appendMultiple that was refused', async function () {
+          const [a, taken] = [streamName(), streamName()];
+          await store.append(a, newEvents(1), NO_STREAM);
+          await store.append(taken, newEvents(1), NO_STREAM);
+          const refused = store.appendMultiple([
+            { streamId: a, events: newEvents(1), expected: exactly(0n) },
+            { streamId: taken, events: newEvents(1), expected: NO_STREAM },
+          ]);
+          // Issued in the same tick as the refused one: a store batching appends must not let it
+          // chain to the rolled-back event.
+          const next = store.append(a, newEvents(1), ANY);
+          await expectRejection(refused);
+          await next;
+          const stored = await store.readStream(a);
+          expect(stored).to.have.length(2);
+          expectChained(stored);
+        });
+      }
     });
 
     describe('concurrent appenders', function () {

@@ -17,6 +17,7 @@ import {
   WrongExpectedVersionError,
   type StreamWrite,
 } from '../../src/application/ports/event-store';
+import { eventChainHash } from '../../src/domain/audit/chain-hash';
 
 export interface MemoryEventStoreOptions {
   /**
@@ -86,16 +87,21 @@ export class MemoryEventStore implements EventStore {
 
     const recordedAt = new Date().toISOString();
     for (const event of events) {
+      const version = BigInt(stream.length);
+      const data = clone(event.data);
+      const metadata = clone(event.metadata ?? {});
+      const prevHash = stream.length === 0 ? null : stream[stream.length - 1].chainHash;
       const stored: StoredEvent = {
         id: event.id,
         type: event.type,
         schemaVersion: event.schemaVersion,
-        data: clone(event.data),
-        metadata: clone(event.metadata ?? {}),
+        data,
+        metadata,
         streamId,
-        version: BigInt(stream.length),
+        version,
         position: this.nextPosition++,
         recordedAt,
+        chainHash: eventChainHash({ prevHash, streamId, version, type: event.type, schemaVersion: event.schemaVersion, data, metadata }),
       };
       stream.push(stored);
       this.all.push(stored);

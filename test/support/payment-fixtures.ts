@@ -19,7 +19,6 @@ import {
   type CaptureRequested,
   type CaptureSucceeded,
   type CreditVoidRequested,
-  PAYMENT_EVENT_SCHEMA_VERSION,
   type PayerRedirectRequired,
   type PaymentAuthorized,
   type PaymentDeclined,
@@ -28,6 +27,7 @@ import {
   type PaymentOutcomeUnknown,
   type PaymentSettled,
   type PaymentVoided,
+  paymentEventSchemaVersion,
   type RefundDeclined,
   type RefundSucceeded,
   type ReversalDeclined,
@@ -86,7 +86,7 @@ export const paymentAuthorized = (paymentId: string, o: Partial<Data<PaymentAuth
 
 export const paymentDeclined = (paymentId: string, o: Partial<Data<PaymentDeclined>> = {}): PaymentDeclined => ({
   type: 'PaymentDeclined',
-  data: { paymentId, reason: 'Insufficient funds', stage: 'authorization', declinedAt: T1, ...o },
+  data: { paymentId, reason: 'Insufficient funds', code: 'insufficient_funds', stage: 'authorization', declinedAt: T1, ...o },
 });
 
 export const threeDSChallengeRequired = (
@@ -230,13 +230,13 @@ export const merchantSettingsChanged = (
   data: { merchantId, changes, changedAt },
 });
 
-/** The envelope the store takes: a fresh id and the current schema version of the event's family. */
+/** The envelope the store takes: a fresh id and the schema version its type is written with today. */
 export function toNewEvent(event: PaymentEvent | MerchantEvent, metadata: EventMetadata = {}): NewEvent {
   const merchant = event.type === 'MerchantRegistered' || event.type === 'MerchantSettingsChanged';
   return {
     id: randomUUID(),
     type: event.type,
-    schemaVersion: merchant ? MERCHANT_EVENT_SCHEMA_VERSION : PAYMENT_EVENT_SCHEMA_VERSION,
+    schemaVersion: merchant ? MERCHANT_EVENT_SCHEMA_VERSION : paymentEventSchemaVersion(event.type),
     data: event.data as unknown as Record<string, unknown>,
     metadata,
   };

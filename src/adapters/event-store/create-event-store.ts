@@ -17,7 +17,10 @@ export interface EventStoreConfig {
   writerThread?: boolean;
 }
 
-/** Opens the configured event store, ready to use (the PostgreSQL table is created if missing). */
+/**
+ * Opens the configured event store, ready to use (the table is created, or given chain hashes, if
+ * needed). It hands out events as stored; the application reads through `withUpcasting`.
+ */
 export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
   switch (config.kind) {
     case 'sqlite':

@@ -29,6 +29,7 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import { eventChainHash } from '../../domain/audit/chain-hash';
 import {
   checkExpectedVersion,
   type ExistingEventRow,
@@ -50,6 +51,8 @@ export interface EventStoreDbEventStoreOptions {
  */
 const SCHEMA_VERSION_KEY = 'schemaVersion';
 const RECORDED_AT_KEY = 'recordedAt';
+/** The database has no columns of ours, so the chain hash travels in the metadata too. */
+const CHAIN_HASH_KEY = 'chainHash';
 
 /** How often an append re-checks when another writer moves the stream in between. */
 const APPEND_ATTEMPTS = 5;
@@ -76,6 +79,10 @@ export class EventStoreDbEventStore implements EventStore {
    * overlaps fail). So the stream is read first, checked here, and written at exactly the
    * revision that was read. That costs a read per append; payment streams are short. If another
    * writer gets in between, the check runs again on fresh data.
+   *
+   * The same read gives the previous event's chain hash, and writing at exactly the revision read
+   * is what makes chaining to it safe: had another writer appended in between, this write is
+   * refused and chained again from the fresh read.
    */
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     this.assertOpen();
@@ -86,7 +93,8 @@ export class EventStoreDbEventStore implements EventStore {
       if (retry) return retry;
       checkExpectedVersion(streamId, expected, current);
       try {
-        return await this.write(streamId, events, current === null ? NO_STREAM : exactly(current));
+        const prevHash = stored.length > 0 ? stored[stored.length - 1]!.chainHash || null : null;
+        return await this.write(streamId, events, current, prevHash);
       } catch (error) {
         if (!(error instanceof DbWrongExpectedVersionError)) throw error;
         if (attempt >= APPEND_ATTEMPTS) {
@@ -195,24 +203,42 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.dispose();
   }
 
-  private async write(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+  /** Writes at exactly `current` (the revision just read), chaining from `prevHash`. */
+  private async write(
+    streamId: string,
+    events: NewEvent[],
+    current: bigint | null,
+    prevHash: string | null,
+  ): Promise<AppendResult> {
+    const expected = current === null ? NO_STREAM : exactly(current);
     const recordedAt = new Date().toISOString();
-    const result = await this.client.appendToStream(
-      streamId,
-      events.map((event) =>
-        jsonEvent({
-          id: event.id,
-          type: event.type,
-          data: event.data,
-          metadata: {
-            ...(event.metadata ?? {}),
-            [SCHEMA_VERSION_KEY]: event.schemaVersion,
-            [RECORDED_AT_KEY]: recordedAt,
-          },
-        }),
-      ),
-      { expectedRevision: toExpectedRevision(expected) },
-    );
+    let version = current ?? -1n;
+    let previous = prevHash;
+    const records = events.map((event) => {
+      version += 1n;
+      const metadata = event.metadata ?? {};
+      previous = eventChainHash({
+        prevHash: previous,
+        streamId,
+        version,
+        type: event.type,
+        schemaVersion: event.schemaVersion,
+        data: event.data,
+        metadata,
+      });
+      return jsonEvent({
+        id: event.id,
+        type: event.type,
+        data: event.data,
+        metadata: {
+          ...metadata,
+          [SCHEMA_VERSION_KEY]: event.schemaVersion,
+          [RECORDED_AT_KEY]: recordedAt,
+          [CHAIN_HASH_KEY]: previous,
+        },
+      });
+    });
+    const result = await this.client.appendToStream(streamId, records, { expectedRevision: toExpectedRevision(expected) });
     const position = result.position?.commit ?? (await this.positionOf(streamId, result.nextExpectedRevision));
     return { nextExpectedVersion: result.nextExpectedRevision, position };
   }
@@ -325,6 +351,7 @@ function toStoredEvent(resolved: AllStreamResolvedEvent | ResolvedEvent): Stored
   const {
     [SCHEMA_VERSION_KEY]: schemaVersion,
     [RECORDED_AT_KEY]: recordedAt,
+    [CHAIN_HASH_KEY]: chainHash,
     ...metadata
   } = (decode(event.metadata) ?? {}) as EventMetadata;
   return {
@@ -338,6 +365,8 @@ function toStoredEvent(resolved: AllStreamResolvedEvent | ResolvedEvent): Stored
     data: (decode(event.data) ?? {}) as Record<string, unknown>,
     metadata,
     recordedAt: typeof recordedAt === 'string' ? recordedAt : event.created.toISOString(),
+    // Events appended before chains existed cannot be given one: this database never rewrites.
+    chainHash: typeof chainHash === 'string' ? chainHash : '',
   };
 }
 

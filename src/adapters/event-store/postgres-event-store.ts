@@ -11,6 +11,8 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import { canonicalJson } from '../../domain/audit/canonical-json';
+import { eventChainHash, eventChainHashOfText } from '../../domain/audit/chain-hash';
 import {
   checkExpectedVersion,
   EventIdConflictError,
@@ -46,12 +48,16 @@ const SCHEMA = `
     data jsonb not null,
     metadata jsonb not null,
     recorded_at timestamptz not null default now(),
+    chain_hash text not null,
     constraint events_stream_version_unique unique (stream_id, version),
     constraint events_event_id_unique unique (event_id)
   )`;
 
 const COLUMNS =
-  'position::text, stream_id, version::text, event_id, type, schema_version, data, metadata, recorded_at';
+  'position::text, stream_id, version::text, event_id, type, schema_version, data, metadata, recorded_at, chain_hash';
+
+/** Rows chained per round trip when an existing table is migrated. */
+const BACKFILL_PAGE = 1000;
 
 interface EventRow {
   position: string;
@@ -63,6 +69,14 @@ interface EventRow {
   data: Record<string, unknown>;
   metadata: StoredEvent['metadata'];
   recorded_at: Date;
+  chain_hash: string;
+}
+
+/** An event with its data and metadata already in the canonical JSON text that is hashed. */
+interface PreparedEvent {
+  event: NewEvent;
+  data: string;
+  metadata: string;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -96,13 +110,17 @@ export class PostgresEventStore implements EventStore {
     return store;
   }
 
-  /** Creates the table if missing. Safe when several processes start at the same time. */
+  /**
+   * Creates the table if missing, or migrates one created before events carried chain hashes.
+   * Safe when several processes start at the same time.
+   */
   async init(): Promise<void> {
     await this.transaction(async (client) => {
       // `create table if not exists` is not atomic against a concurrent one (both can pass the
       // existence check, one then fails on the catalog's unique index), hence the lock.
       await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
       await client.query(SCHEMA);
+      await addChainHashes(client);
     });
   }
 
@@ -114,6 +132,8 @@ export class PostgresEventStore implements EventStore {
   async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
     for (const write of writes) validateAppend(write.streamId, write.events);
+    // Serialised before the append lock is taken: only hashing has to happen while it is held.
+    const prepared = writes.map((write) => write.events.map(prepareEvent));
     let current: StreamWrite | undefined;
     const outcome = await this.transaction(async (client) => {
       // Positions come from a sequence, which hands out numbers at insert time, not at commit
@@ -127,9 +147,9 @@ export class PostgresEventStore implements EventStore {
       await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
       const results: AppendResult[] = [];
       let wrote = false;
-      for (const write of writes) {
+      for (const [i, write] of writes.entries()) {
         current = write;
-        const one = await this.appendWithin(client, write.streamId, write.events, write.expected);
+        const one = await this.appendWithin(client, write.streamId, prepared[i]!, write.expected);
         results.push(one.result);
         wrote ||= one.wrote;
       }
@@ -141,54 +161,70 @@ export class PostgresEventStore implements EventStore {
     return outcome.results;
   }
 
+  /**
+   * One stream's append inside the transaction. The previous hash is read under the append lock in
+   * the same statement as the current version, so concurrent appends to one stream can never chain
+   * to the same predecessor.
+   */
   private async appendWithin(
     client: PoolClient,
     streamId: string,
-    events: NewEvent[],
+    events: PreparedEvent[],
     expected: ExpectedVersion,
   ): Promise<{ result: AppendResult; wrote: boolean }> {
-    const check = await client.query<{ current: string | null; existing: RawExisting[] }>(
+    const check = await client.query<{ current: string | null; last_hash: string | null; existing: RawExisting[] }>(
       `select
-         (select max(version) from events where stream_id = $1)::text as current,
+         head.version::text as current,
+         head.chain_hash as last_hash,
          coalesce(
            (select json_agg(json_build_object(
               'eventId', event_id, 'streamId', stream_id,
               'version', version::text, 'position', position::text))
             from events where event_id = any($2::text[])),
-           '[]'::json) as existing`,
-      [streamId, events.map((event) => event.id)],
+           '[]'::json) as existing
+       from (select 1) as one
+       left join lateral (
+         select version, chain_hash from events where stream_id = $1 order by version desc limit 1
+       ) as head on true`,
+      [streamId, events.map(({ event }) => event.id)],
     );
     const row = check.rows[0]!;
-    const retry = resolveRetry(streamId, events, row.existing.map(toExisting));
+    const retry = resolveRetry(
+      streamId,
+      events.map(({ event }) => event),
+      row.existing.map(toExisting),
+    );
     if (retry) return { result: retry, wrote: false };
     const current = row.current === null ? null : BigInt(row.current);
     checkExpectedVersion(streamId, expected, current);
+    let version = current ?? -1n;
+    let prevHash = row.last_hash;
+    const payload = events.map(({ event, data, metadata }) => {
+      version += 1n;
+      prevHash = eventChainHashOfText(
+        { prevHash, streamId, version, type: event.type, schemaVersion: event.schemaVersion },
+        data,
+        metadata,
+      );
+      // Written by hand around the canonical texts, so the values are not serialised twice.
+      return (
+        `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},` +
+        `"schemaVersion":${event.schemaVersion},"data":${data},"metadata":${metadata},"chainHash":"${prevHash}"}`
+      );
+    });
     // The notification is part of the same statement to save a round trip while holding the lock;
     // it is delivered only if the transaction commits.
     const inserted = await client.query<{ position: string; version: string }>(
       `with inserted as (
-         insert into events (stream_id, version, event_id, type, schema_version, data, metadata)
+         insert into events (stream_id, version, event_id, type, schema_version, data, metadata, chain_hash)
          select $1, $2::bigint + e.ord, e.value->>'id', e.value->>'type',
-                (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata'
+                (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata', e.value->>'chainHash'
          from jsonb_array_elements($3::jsonb) with ordinality as e(value, ord)
          order by e.ord
          returning position, version
        ), notified as (select pg_notify($4, '') as ignored)
        select inserted.position::text, inserted.version::text from inserted cross join notified`,
-      [
-        streamId,
-        (current ?? -1n).toString(),
-        JSON.stringify(
-          events.map((event) => ({
-            id: event.id,
-            type: event.type,
-            schemaVersion: event.schemaVersion,
-            data: event.data,
-            metadata: event.metadata ?? {},
-          })),
-        ),
-        CHANNEL,
-      ],
+      [streamId, (current ?? -1n).toString(), `[${payload.join(',')}]`, CHANNEL],
     );
     const last = inserted.rows
       .map((r) => ({ position: BigInt(r.position), version: BigInt(r.version) }))
@@ -389,7 +425,61 @@ function toStoredEvent(row: EventRow): StoredEvent {
     data: row.data,
     metadata: row.metadata,
     recordedAt: row.recorded_at.toISOString(),
+    chainHash: row.chain_hash,
   };
+}
+
+function prepareEvent(event: NewEvent): PreparedEvent {
+  return { event, data: canonicalJson(event.data), metadata: canonicalJson(event.metadata ?? {}) };
+}
+
+/**
+ * Migrates a table created before events carried chain hashes: adds the column, chains the
+ * existing events stream by stream in version order, then makes the column mandatory, so a process
+ * of the older release still running can no longer write an unchained event. Runs once, under the
+ * schema lock and the append lock, in the caller's transaction. The chain vouches for history from
+ * the moment of the upgrade on, not for what happened to it before.
+ */
+async function addChainHashes(client: PoolClient): Promise<void> {
+  const present = await client.query(
+    `select 1 from information_schema.columns
+     where table_schema = current_schema() and table_name = 'events' and column_name = 'chain_hash'`,
+  );
+  if (present.rowCount) return;
+  await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
+  await client.query('alter table events add column chain_hash text');
+  let after = { stream: '', version: '-1' };
+  let prevHash: string | null = null;
+  for (;;) {
+    const { rows } = await client.query<Omit<EventRow, 'recorded_at' | 'event_id' | 'chain_hash'>>(
+      `select position::text, stream_id, version::text, type, schema_version, data, metadata from events
+       where (stream_id, version) > ($1, $2::bigint) order by stream_id, version limit ${BACKFILL_PAGE}`,
+      [after.stream, after.version],
+    );
+    if (rows.length === 0) break;
+    const hashes: string[] = [];
+    for (const row of rows) {
+      if (row.stream_id !== after.stream) prevHash = null;
+      prevHash = eventChainHash({
+        prevHash,
+        streamId: row.stream_id,
+        version: BigInt(row.version),
+        type: row.type,
+        schemaVersion: row.schema_version,
+        data: row.data,
+        metadata: row.metadata,
+      });
+      hashes.push(prevHash);
+      after = { stream: row.stream_id, version: row.version };
+    }
+    await client.query(
+      `update events set chain_hash = chained.hash
+       from unnest($1::bigint[], $2::text[]) as chained(position, hash)
+       where events.position = chained.position`,
+      [rows.map((row) => row.position), hashes],
+    );
+  }
+  await client.query('alter table events alter column chain_hash set not null');
 }
 
 function isUniqueViolation(error: unknown): error is { code: string; constraint?: string } {

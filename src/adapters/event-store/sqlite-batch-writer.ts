@@ -3,6 +3,10 @@
  * fsync), each append in its own savepoint with its own expected-version check. It runs on the
  * calling thread or on a writer thread (sqlite-writer-thread.ts); outcomes are plain data so they
  * can cross a thread boundary.
+ *
+ * Each event's chain hash is computed here, from the previous hash of its stream read in the same
+ * savepoint that assigns the version: two appends to one stream can never chain to the same
+ * predecessor, because the second one reads what the first one wrote (or is refused).
  */
 import type Database from 'better-sqlite3';
 import {
@@ -11,6 +15,8 @@ import {
   type NewEvent,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import { canonicalJson } from '../../domain/audit/canonical-json';
+import { eventChainHash, eventChainHashOfText } from '../../domain/audit/chain-hash';
 import { checkExpectedVersion, EventIdConflictError, type ExistingEventRow, resolveRetry } from './shared';
 
 export const EVENTS_SCHEMA = `
@@ -24,6 +30,7 @@ export const EVENTS_SCHEMA = `
     data TEXT NOT NULL,
     metadata TEXT NOT NULL,
     recorded_at TEXT NOT NULL,
+    chain_hash TEXT NOT NULL,
     UNIQUE (stream_id, version),
     UNIQUE (event_id)
   )`;
@@ -80,14 +87,82 @@ export function prepareEventsDatabase(db: Database.Database): void {
   // Positions and versions are bigints in the port; reading them as such avoids silent rounding.
   db.defaultSafeIntegers(true);
   db.exec(EVENTS_SCHEMA);
+  addChainHashes(db);
+}
+
+/** How long a connection waits for another one that is backfilling chain hashes. */
+const BACKFILL_WAIT_MS = 10 * 60_000;
+const BACKFILL_PAGE = 1000;
+
+/**
+ * Migrates a store created before events carried chain hashes: adds the column and chains the
+ * existing events, stream by stream in version order, once. The chain then vouches for history from
+ * the moment of the upgrade on, not for what happened to it before. Other connections opening the
+ * file meanwhile (the writer thread, a CLI) wait for the migration and then find the column.
+ */
+function addChainHashes(db: Database.Database): void {
+  const hasColumn = db.prepare("SELECT 1 FROM pragma_table_info('events') WHERE name = 'chain_hash'").pluck();
+  if (hasColumn.get()) return;
+  const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
+  db.pragma(`busy_timeout = ${BACKFILL_WAIT_MS}`);
+  try {
+    db.transaction(() => {
+      if (hasColumn.get()) return; // another connection migrated while this one waited
+      db.exec('ALTER TABLE events ADD COLUMN chain_hash TEXT');
+      const update = db.prepare('UPDATE events SET chain_hash = ? WHERE position = ?');
+      // Pages in (stream, version) order along the unique index: memory stays flat however large
+      // the store, and better-sqlite3 cannot write while a statement is still iterating.
+      const page = db.prepare(
+        `SELECT position, stream_id, version, type, schema_version, data, metadata FROM events
+         WHERE (stream_id, version) > (?, ?) ORDER BY stream_id, version LIMIT ${BACKFILL_PAGE}`,
+      );
+      let after: { stream: string; version: bigint } = { stream: '', version: -1n };
+      let prevHash: string | null = null;
+      for (;;) {
+        const rows = page.all(after.stream, after.version) as Array<{
+          position: bigint;
+          stream_id: string;
+          version: bigint;
+          type: string;
+          schema_version: bigint;
+          data: string;
+          metadata: string;
+        }>;
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          if (row.stream_id !== after.stream) prevHash = null;
+          prevHash = eventChainHash({
+            prevHash,
+            streamId: row.stream_id,
+            version: row.version,
+            type: row.type,
+            schemaVersion: Number(row.schema_version),
+            data: JSON.parse(row.data),
+            metadata: JSON.parse(row.metadata),
+          });
+          update.run(prevHash, row.position);
+          after = { stream: row.stream_id, version: row.version };
+        }
+      }
+    }).immediate();
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
+
+/** The newest event of a stream: what an append checks its expected version against and chains to. */
+interface StreamHead {
+  version: bigint;
+  hash: string | null;
 }
 
 export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) => BatchResult {
   const insert = db.prepare(
-    `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const currentVersion = db.prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1').pluck();
+  // One indexed lookup gives both the version to check and the hash to chain to.
+  const streamHead = db.prepare('SELECT version, chain_hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1');
   const findEventId = db.prepare('SELECT event_id, stream_id, version, position FROM events WHERE event_id = ?');
 
   const findExisting = (events: NewEvent[]): ExistingEventRow[] => {
@@ -103,50 +178,56 @@ export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) =
 
   // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: an append that
   // throws rolls back only its own rows and the rest of the batch still commits.
-  const appendOne = db.transaction((pending: AppendRequest, versions: Map<string, bigint | null>): AppendResult => {
+  const appendOne = db.transaction((pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
     const { streamId, events, expected } = pending;
     const retry = resolveRetry(streamId, events, findExisting(events));
     if (retry) return retry;
-    const current = versions.has(streamId)
-      ? versions.get(streamId)!
-      : ((currentVersion.get(streamId) as bigint | undefined) ?? null);
-    checkExpectedVersion(streamId, expected, current);
+    let head: StreamHead | null;
+    if (heads.has(streamId)) {
+      head = heads.get(streamId)!;
+    } else {
+      const row = streamHead.get(streamId) as { version: bigint; chain_hash: string | null } | undefined;
+      head = row ? { version: row.version, hash: row.chain_hash } : null;
+    }
+    checkExpectedVersion(streamId, expected, head?.version ?? null);
     const recordedAt = new Date().toISOString();
-    let version = current === null ? -1n : current;
+    let version = head === null ? -1n : head.version;
+    let prevHash = head?.hash ?? null;
     let position = 0n;
     for (const event of events) {
       version += 1n;
-      const info = insert.run(
-        streamId,
-        version,
-        event.id,
-        event.type,
-        event.schemaVersion,
-        // Already JSON text when the batch crossed from another thread (cheaper to copy than objects).
-        typeof event.data === 'string' ? event.data : JSON.stringify(event.data),
-        typeof event.metadata === 'string' ? event.metadata : JSON.stringify(event.metadata ?? {}),
-        recordedAt,
+      // JSON text when the batch crossed from another thread (cheaper to copy than objects).
+      // Stored in canonical form either way, so the hash input is exactly the stored text.
+      const data = canonicalJson(typeof event.data === 'string' ? JSON.parse(event.data) : event.data);
+      const metadata = canonicalJson(typeof event.metadata === 'string' ? JSON.parse(event.metadata) : (event.metadata ?? {}));
+      const hash = eventChainHashOfText(
+        { prevHash, streamId, version, type: event.type, schemaVersion: event.schemaVersion },
+        data,
+        metadata,
       );
+      const info = insert.run(streamId, version, event.id, event.type, event.schemaVersion, data, metadata, recordedAt, hash);
       position = BigInt(info.lastInsertRowid);
+      prevHash = hash;
     }
-    versions.set(streamId, version);
+    heads.set(streamId, { version, hash: prevHash });
     return { nextExpectedVersion: version, position };
   });
 
   // A savepoint around one caller's writes: if any of them is refused, none of them stays.
-  const appendItem = db.transaction((item: BatchItem, versions: Map<string, bigint | null>): AppendResult[] =>
-    item.writes.map((write) => appendOne(write, versions)),
+  const appendItem = db.transaction((item: BatchItem, heads: Map<string, StreamHead | null>): AppendResult[] =>
+    item.writes.map((write) => appendOne(write, heads)),
   );
 
   const batchTransaction = db.transaction((batch: BatchItem[]): WireOutcome[] => {
-    // Versions written earlier in this batch; the table would tell the same, this saves a query.
-    const versions = new Map<string, bigint | null>();
+    // Stream heads written earlier in this batch; the table would tell the same, this saves a
+    // query. An item's heads are kept only if the whole item commits, so a rolled-back savepoint
+    // never leaves a hash behind for the next append to chain to.
+    const heads = new Map<string, StreamHead | null>();
     return batch.map((item) => {
-      // Versions an item records are kept only if the whole item commits.
-      const mine = new Map(versions);
+      const mine = new Map(heads);
       try {
         const results = appendItem(item, mine);
-        for (const [stream, version] of mine) versions.set(stream, version);
+        for (const [stream, head] of mine) heads.set(stream, head);
         return { ok: true, results };
       } catch (error) {
         return { ok: false, error: serializeError(error) };

@@ -48,9 +48,11 @@ interface EventRow {
   data: string;
   metadata: string;
   recorded_at: string;
+  /** Null only for a row written by a release without chains after this store was migrated. */
+  chain_hash: string | null;
 }
 
-const COLUMNS = 'position, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at';
+const COLUMNS = 'position, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash';
 
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -102,14 +104,18 @@ export class SqliteEventStore implements EventStore {
 
   /** The writes share a savepoint inside the batch transaction: all of them commit, or none. */
   appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
+    let item: StreamWrite[];
     try {
       this.assertOpen();
       for (const write of writes) validateAppend(write.streamId, write.events);
+      // Serialised here, not when the batch is sent: a value without a JSON form fails this append
+      // alone instead of the whole batch.
+      item = this.writer ? writes.map(toWire) : writes;
     } catch (error) {
       return Promise.reject(error);
     }
     return new Promise<AppendResult[]>((resolve, reject) => {
-      this.queue.push({ writes, resolve, reject });
+      this.queue.push({ writes: item, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // Group commit: every append issued in this tick shares one transaction and one fsync.
@@ -194,20 +200,8 @@ export class SqliteEventStore implements EventStore {
       this.settle(batch, this.writeInline(batch));
       return;
     }
-    // Strings cross a thread boundary far cheaper than nested objects are cloned.
-    const requests: BatchItem[] = batch.map(({ writes }) => ({
-      writes: writes.map(({ streamId, events, expected }) => ({
-        streamId,
-        expected,
-        events: events.map((e) => ({
-          id: e.id,
-          type: e.type,
-          schemaVersion: e.schemaVersion,
-          data: JSON.stringify(e.data) as unknown as NewEvent['data'],
-          metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
-        })),
-      })),
-    }));
+    // Only the writes (already JSON text, see toWire) cross; the promise callbacks stay here.
+    const requests: BatchItem[] = batch.map(({ writes }) => ({ writes }));
     const id = this.nextBatchId++;
     this.inFlight = { id, batch };
     this.writer!.ref();
@@ -262,6 +256,25 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
+/**
+ * An append as it crosses to the writer thread: strings cross a thread boundary far cheaper than
+ * nested objects are cloned. Plain JSON text, the cheapest to write here: the writer thread brings it
+ * into canonical form for storing and hashing, off the thread that serves requests.
+ */
+function toWire({ streamId, events, expected }: StreamWrite): StreamWrite {
+  return {
+    streamId,
+    expected,
+    events: events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      data: JSON.stringify(e.data) as unknown as NewEvent['data'],
+      metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
+    })),
+  };
+}
+
 function toStoredEvent(row: EventRow): StoredEvent {
   return {
     id: row.event_id,
@@ -273,5 +286,6 @@ function toStoredEvent(row: EventRow): StoredEvent {
     data: JSON.parse(row.data) as Record<string, unknown>,
     metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
     recordedAt: row.recorded_at,
+    chainHash: row.chain_hash ?? '',
   };
 }

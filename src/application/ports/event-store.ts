@@ -39,6 +39,13 @@ export interface StoredEvent extends NewEvent {
   /** ISO-8601 time the store recorded the event. */
   recordedAt: string;
   metadata: EventMetadata;
+  /**
+   * Hash chaining the event to the previous event of its stream, computed by the store when it
+   * assigned the version (src/domain/audit/chain-hash.ts). It covers the event as stored: an
+   * upcast event read through the upcasting store keeps the hash of its stored shape. Empty for an
+   * event stored before the store kept chains and never backfilled (EventStoreDB history).
+   */
+  chainHash: string;
 }
 
 export interface AppendResult {

@@ -1,0 +1,121 @@
+/**
+ * Records global checkpoints (src/domain/audit/checkpoint.ts): each one covers the events appended
+ * since the previous one, up to the head as it was when the recorder looked. It reads only what is
+ * new since the last checkpoint, and records nothing while the log has not moved, so an idle
+ * gateway does not fill its log with checkpoints of checkpoints.
+ *
+ * It must be given the store as written (not the upcasting one): it folds stored chain hashes.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  AUDIT_CHECKPOINT_RECORDED,
+  AUDIT_CHECKPOINT_SCHEMA_VERSION,
+  AUDIT_CHECKPOINT_STREAM,
+  type CheckpointData,
+  checkpointDigest,
+  CoveredEvents,
+  parseCheckpoint,
+} from '../../domain/audit/checkpoint';
+import type { Clock } from '../ports/clock';
+import { type EventStore, exactly, NO_STREAM, WrongExpectedVersionError } from '../ports/event-store';
+
+export interface CheckpointRecorderOptions {
+  store: EventStore;
+  clock: Clock;
+  /** Events read per page. Default 1000. */
+  pageSize?: number;
+}
+
+interface LastCheckpoint {
+  version: bigint;
+  /** Position of the checkpoint event itself. */
+  position: bigint;
+  data: CheckpointData;
+}
+
+export class CheckpointRecorder {
+  /** undefined: not read yet (or another writer moved the stream); null: there is none. */
+  private last: LastCheckpoint | null | undefined;
+  private readonly pageSize: number;
+
+  constructor(private readonly options: CheckpointRecorderOptions) {
+    this.pageSize = options.pageSize ?? 1000;
+  }
+
+  /**
+   * Records a checkpoint up to the current head, unless nothing but the previous checkpoint was
+   * appended since it. Returns what was recorded, or null. Loses quietly (null) to another
+   * recorder that appended a checkpoint first; the next call starts from that one.
+   */
+  async recordIfMoved(): Promise<CheckpointData | null> {
+    const { store } = this.options;
+    const streamVersion = await store.streamVersion(AUDIT_CHECKPOINT_STREAM);
+    if (this.last === undefined || (this.last?.version ?? null) !== streamVersion) this.last = await this.loadLast();
+    const last = this.last;
+    const head = await store.headPosition();
+    if (head === null || (last !== null && head <= last.position)) return null;
+
+    const covered = new CoveredEvents();
+    let after = last === null ? null : BigInt(last.data.upToPosition);
+    for (;;) {
+      const page = await store.readAll({ after, maxCount: this.pageSize });
+      for (const event of page) {
+        if (event.position > head) break;
+        covered.add(event.chainHash);
+      }
+      if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
+      after = page[page.length - 1]!.position;
+    }
+    const previousPosition = last?.data.upToPosition ?? null;
+    const previousDigest = last?.data.digest ?? null;
+    const upToPosition = head.toString();
+    const data: CheckpointData = {
+      previousPosition,
+      previousDigest,
+      upToPosition,
+      eventCount: covered.count,
+      digest: checkpointDigest({
+        previousDigest,
+        previousPosition,
+        upToPosition,
+        eventCount: covered.count,
+        eventsDigest: covered.digest(),
+      }),
+      recordedAt: this.options.clock.now().toISOString(),
+    };
+    try {
+      const result = await store.append(
+        AUDIT_CHECKPOINT_STREAM,
+        [
+          {
+            id: randomUUID(),
+            type: AUDIT_CHECKPOINT_RECORDED,
+            schemaVersion: AUDIT_CHECKPOINT_SCHEMA_VERSION,
+            data: { ...data },
+          },
+        ],
+        last === null ? NO_STREAM : exactly(last.version),
+      );
+      this.last = { version: result.nextExpectedVersion, position: result.position, data };
+      return data;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      this.last = undefined;
+      return null;
+    }
+  }
+
+  private async loadLast(): Promise<LastCheckpoint | null> {
+    const events = await this.options.store.readStream(AUDIT_CHECKPOINT_STREAM);
+    const newest = events[events.length - 1];
+    if (!newest) return null;
+    const data = newest.type === AUDIT_CHECKPOINT_RECORDED ? parseCheckpoint(newest.data) : null;
+    // Chaining onto something unreadable would vouch for it; the operator has to look first.
+    if (!data) {
+      throw new Error(
+        `the newest event of ${AUDIT_CHECKPOINT_STREAM} (version ${newest.version}) is not a checkpoint this release can read; run "audit verify"`,
+      );
+    }
+    return { version: newest.version, position: newest.position, data };
+  }
+}

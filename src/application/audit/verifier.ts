@@ -1,0 +1,239 @@
+/**
+ * `audit verify`: walks the whole event log in global order and reports the first broken link.
+ *
+ * For every stream: versions run from 0 without gaps and in the order of the global log, and each
+ * event's chain hash recomputes from its content and its predecessor's hash. For every checkpoint:
+ * it links to the previous checkpoint, and the count and digest of the events it covers match what
+ * the log holds now. Memory stays at one (version, hash) per stream plus the checkpoint list; the
+ * log itself is read in pages.
+ *
+ * It must be given the store as written (not the upcasting one): hashes cover the stored shape.
+ */
+import { eventChainHash } from '../../domain/audit/chain-hash';
+import {
+  AUDIT_CHECKPOINT_RECORDED,
+  AUDIT_CHECKPOINT_STREAM,
+  type CheckpointData,
+  checkpointDigest,
+  CoveredEvents,
+  parseCheckpoint,
+} from '../../domain/audit/checkpoint';
+import type { EventStore, StoredEvent } from '../ports/event-store';
+
+export type EventProblem = 'missing' | 'out_of_order' | 'hash_mismatch' | 'no_hash';
+export type CheckpointProblem = 'malformed' | 'previous_mismatch' | 'count_mismatch' | 'digest_mismatch';
+
+export type BrokenLink =
+  | {
+      kind: 'event';
+      problem: EventProblem;
+      streamId: string;
+      /** The version that is broken; for `missing`, the version that is not there. */
+      version: bigint;
+      /** Position of the event read where the problem showed. */
+      position: bigint;
+      /** For `missing`: the version read in its place. For `out_of_order`: the version read before it. */
+      foundVersion?: bigint;
+    }
+  | {
+      kind: 'checkpoint';
+      problem: CheckpointProblem;
+      streamId: string;
+      version: bigint;
+      /** Position of the checkpoint event. */
+      position: bigint;
+      /** For `count_mismatch`: what the checkpoint records and what the log holds. */
+      recordedCount?: number;
+      countedCount?: number;
+    };
+
+export interface AuditReport {
+  ok: boolean;
+  /** Events checked (all of them when ok; up to the broken link otherwise). */
+  events: number;
+  streams: number;
+  checkpoints: number;
+  /** Events stored before the store kept chains, accepted only when allowed (see options). */
+  unchainedEvents: number;
+  /** The head the walk stopped at; events appended meanwhile are left for the next run. */
+  headPosition: bigint | null;
+  /** The newest verified checkpoint: its digest can be written down elsewhere to anchor the log. */
+  latestCheckpoint: { position: bigint; upToPosition: string; digest: string } | null;
+  broken: BrokenLink | null;
+}
+
+export interface VerifyOptions {
+  /** Events per read. Default 1000. */
+  pageSize?: number;
+  /**
+   * Accept events without a chain hash at the start of a stream: on EventStoreDB, events written
+   * before chains existed cannot be backfilled (it never rewrites). Off for SQLite and PostgreSQL,
+   * where every row was chained by the migration and a missing hash means a row was tampered with.
+   */
+  allowUnchainedHistory?: boolean;
+}
+
+interface PlannedCheckpoint {
+  version: bigint;
+  data: CheckpointData | null;
+  /** What the log holds in the checkpoint's range, once the walk has passed its end. */
+  covered?: { count: number; eventsDigest: string };
+}
+
+export async function verifyEventLog(store: EventStore, options: VerifyOptions = {}): Promise<AuditReport> {
+  const pageSize = options.pageSize ?? 1000;
+  const head = await store.headPosition();
+  const report: AuditReport = {
+    ok: true,
+    events: 0,
+    streams: 0,
+    checkpoints: 0,
+    unchainedEvents: 0,
+    headPosition: head,
+    latestCheckpoint: null,
+    broken: null,
+  };
+  if (head === null) return report;
+
+  // A checkpoint's range ends before the checkpoint itself, so the walk must know where each range
+  // ends before it gets there: the checkpoints are read first. Their own stream is checked like any
+  // other as the walk passes it.
+  const plan: PlannedCheckpoint[] = (await store.readStream(AUDIT_CHECKPOINT_STREAM))
+    .filter((event) => event.position <= head && event.type === AUDIT_CHECKPOINT_RECORDED)
+    .map((event) => ({ version: event.version, data: parseCheckpoint(event.data) }));
+  const planByVersion = new Map(plan.map((checkpoint, index) => [checkpoint.version, index]));
+  let segment = 0;
+  let covered = new CoveredEvents();
+  /** Closes every checkpoint range that ends before `position`. */
+  const closeSegmentsBefore = (position: bigint): void => {
+    while (segment < plan.length) {
+      const checkpoint = plan[segment]!;
+      const end = checkpoint.data ? BigInt(checkpoint.data.upToPosition) : null;
+      // An unreadable checkpoint ends no range; it is reported when the walk reaches it.
+      if (end !== null && position <= end) return;
+      if (end !== null) {
+        checkpoint.covered = { count: covered.count, eventsDigest: covered.digest() };
+        covered = new CoveredEvents();
+      }
+      segment += 1;
+    }
+  };
+
+  const streams = new Map<string, { version: bigint; hash: string }>();
+  const fail = (broken: BrokenLink): AuditReport => ({ ...report, ok: false, streams: streams.size, broken });
+
+  let after: bigint | null = null;
+  for (;;) {
+    const page = await store.readAll({ after, maxCount: pageSize });
+    for (const event of page) {
+      if (event.position > head) break;
+      closeSegmentsBefore(event.position);
+
+      const problem = checkLink(event, streams.get(event.streamId), options.allowUnchainedHistory ?? false);
+      if (problem) return fail(problem);
+      if (!event.chainHash) report.unchainedEvents += 1;
+      streams.set(event.streamId, { version: event.version, hash: event.chainHash });
+      covered.add(event.chainHash);
+      report.events += 1;
+
+      if (event.streamId === AUDIT_CHECKPOINT_STREAM && event.type === AUDIT_CHECKPOINT_RECORDED) {
+        const index = planByVersion.get(event.version);
+        // Appended after the checkpoint list was read: the next run checks it.
+        if (index === undefined) continue;
+        const checkpointProblem = checkCheckpoint(plan, index);
+        if (checkpointProblem) {
+          return fail({ kind: 'checkpoint', streamId: event.streamId, version: event.version, position: event.position, ...checkpointProblem });
+        }
+        report.checkpoints += 1;
+        const data = plan[index]!.data!;
+        report.latestCheckpoint = { position: event.position, upToPosition: data.upToPosition, digest: data.digest };
+      }
+    }
+    if (page.length < pageSize || page[page.length - 1]!.position >= head) break;
+    after = page[page.length - 1]!.position;
+  }
+  report.streams = streams.size;
+  return report;
+}
+
+function checkLink(
+  event: StoredEvent,
+  previous: { version: bigint; hash: string } | undefined,
+  allowUnchainedHistory: boolean,
+): BrokenLink | null {
+  const expected = previous ? previous.version + 1n : 0n;
+  const at = { kind: 'event' as const, streamId: event.streamId, position: event.position };
+  if (event.version > expected) return { ...at, problem: 'missing', version: expected, foundVersion: event.version };
+  if (event.version < expected) return { ...at, problem: 'out_of_order', version: event.version, foundVersion: previous!.version };
+  if (!event.chainHash) {
+    const unchainedSoFar = !previous || previous.hash === '';
+    return allowUnchainedHistory && unchainedSoFar ? null : { ...at, problem: 'no_hash', version: event.version };
+  }
+  const recomputed = eventChainHash({
+    prevHash: previous?.hash || null,
+    streamId: event.streamId,
+    version: event.version,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data,
+    metadata: event.metadata,
+  });
+  return recomputed === event.chainHash ? null : { ...at, problem: 'hash_mismatch', version: event.version };
+}
+
+function checkCheckpoint(
+  plan: PlannedCheckpoint[],
+  index: number,
+): { problem: CheckpointProblem; recordedCount?: number; countedCount?: number } | null {
+  const checkpoint = plan[index]!;
+  const data = checkpoint.data;
+  // A range that has not ended yet would end after the checkpoint that claims to cover it.
+  if (!data || !checkpoint.covered) return { problem: 'malformed' };
+  const previous = index > 0 ? plan[index - 1]!.data : null;
+  if (
+    data.previousPosition !== (previous?.upToPosition ?? null) ||
+    data.previousDigest !== (previous?.digest ?? null) ||
+    (index > 0 && plan[index - 1]!.version !== checkpoint.version - 1n)
+  ) {
+    return { problem: 'previous_mismatch' };
+  }
+  if (data.eventCount !== checkpoint.covered.count) {
+    return { problem: 'count_mismatch', recordedCount: data.eventCount, countedCount: checkpoint.covered.count };
+  }
+  const digest = checkpointDigest({
+    previousDigest: data.previousDigest,
+    previousPosition: data.previousPosition,
+    upToPosition: data.upToPosition,
+    eventCount: checkpoint.covered.count,
+    eventsDigest: checkpoint.covered.eventsDigest,
+  });
+  return digest === data.digest ? null : { problem: 'digest_mismatch' };
+}
+
+/** One line for a person: `BROKEN payment-… version 3: hash does not match its content`. */
+export function describeBroken(broken: BrokenLink): string {
+  if (broken.kind === 'checkpoint') {
+    const where = `BROKEN checkpoint at position ${broken.position} (${broken.streamId} version ${broken.version})`;
+    switch (broken.problem) {
+      case 'malformed':
+        return `${where}: not a readable checkpoint, or it covers events recorded after itself`;
+      case 'previous_mismatch':
+        return `${where}: links to a different previous checkpoint`;
+      case 'count_mismatch':
+        return `${where}: records ${broken.recordedCount} events, the log holds ${broken.countedCount} in its range`;
+      case 'digest_mismatch':
+        return `${where}: digest mismatch`;
+    }
+  }
+  const where = `BROKEN ${broken.streamId} version ${broken.version}`;
+  switch (broken.problem) {
+    case 'missing':
+      return `${where}: is missing (the stream continues with version ${broken.foundVersion})`;
+    case 'out_of_order':
+      return `${where}: out of order (it comes after version ${broken.foundVersion} in the global log)`;
+    case 'hash_mismatch':
+      return `${where}: hash does not match its content`;
+    case 'no_hash':
+      return `${where}: has no chain hash`;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Records a global audit checkpoint every interval (default 60 s) when the log has moved. Runs
+ * where projections run: `npm start` and the `projector` role. Give it the store as written, not
+ * the upcasting one.
+ */
+import { CheckpointRecorder } from '../application/audit/checkpoint-recorder';
+import type { Clock } from '../application/ports/clock';
+import type { EventStore } from '../application/ports/event-store';
+import type { Logger } from '../application/ports/logger';
+
+export interface AuditCheckpointerOptions {
+  store: EventStore;
+  clock: Clock;
+  logger: Logger;
+  intervalMs: number;
+}
+
+export interface AuditCheckpointer {
+  /** Records a checkpoint now if the log moved (what each tick does). */
+  runOnce(): Promise<void>;
+  /** Stops the timer and waits for a checkpoint being recorded, so the store can close after. */
+  stop(): Promise<void>;
+}
+
+export function startAuditCheckpointer(options: AuditCheckpointerOptions): AuditCheckpointer {
+  const recorder = new CheckpointRecorder({ store: options.store, clock: options.clock });
+  let running: Promise<void> | null = null;
+  const runOnce = (): Promise<void> => {
+    running ??= recorder
+      .recordIfMoved()
+      .then((recorded) => {
+        if (recorded) {
+          options.logger.info('audit checkpoint recorded', {
+            upToPosition: recorded.upToPosition,
+            eventCount: recorded.eventCount,
+          });
+        }
+      })
+      .catch((error) => options.logger.error('audit checkpoint failed', { error: String(error) }))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
