@@ -7,7 +7,9 @@ import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
 import type { Environment, MerchantEvent, PaymentMode } from '../src/domain/merchant/events';
 import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../src/domain/merchant/state';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { protocolMappingOf } from '../src/domain/merchant/protocol-mapping';
+import { upsertRows, type UpsertSpec } from './bulk-upsert';
+import { chunked } from './database';
 import type { Projection } from './projector';
 import type { MerchantsTable, ReadModelDatabase } from './schema';
 
@@ -25,11 +27,17 @@ const UPDATABLE_COLUMNS = [
   'notification_url',
   'ip_allowlist',
   'refunds_enabled',
+  'protocol_mapping',
   'registered_at',
   'updated_at',
 ] as const satisfies readonly (keyof MerchantsTable)[];
 
-const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 1;
+const UPSERT: UpsertSpec<'merchants'> = {
+  table: 'merchants',
+  columns: ['merchant_id', ...UPDATABLE_COLUMNS],
+  key: ['merchant_id'],
+  update: UPDATABLE_COLUMNS,
+};
 
 export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable> {
   return {
@@ -43,6 +51,7 @@ export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable>
     notification_url: state.notificationUrl,
     ip_allowlist: JSON.stringify(state.ipAllowlist),
     refunds_enabled: state.refundsEnabled ? 1 : 0,
+    protocol_mapping: JSON.stringify(state.protocolMapping),
     registered_at: state.registeredAt,
     updated_at: state.updatedAt,
   };
@@ -61,6 +70,8 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
     notificationUrl: row.notification_url,
     ipAllowlist: JSON.parse(row.ip_allowlist) as string[],
     refundsEnabled: Number(row.refunds_enabled) === 1,
+    // Null in rows written before the column existed: nothing was switched on then.
+    protocolMapping: protocolMappingOf(row.protocol_mapping === null ? null : JSON.parse(row.protocol_mapping)),
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
   };
@@ -69,6 +80,7 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
 export function merchantsProjection(): Projection {
   return {
     name: MERCHANTS_PROJECTION,
+    tables: ['merchants'],
     async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
       const relevant = events.filter((e) => MERCHANT_TYPES.has(e.type));
       if (relevant.length === 0) return;
@@ -95,13 +107,7 @@ export function merchantsProjection(): Projection {
         const state = states.get(id);
         if (state?.exists) rows.push(merchantRow(state));
       }
-      for (const part of chunked(rows, rowsPerStatement(COLUMN_COUNT))) {
-        await trx
-          .insertInto('merchants')
-          .values(part)
-          .onConflict((oc) => oc.column('merchant_id').doUpdateSet(takeExcluded(UPDATABLE_COLUMNS)))
-          .execute();
-      }
+      await upsertRows(trx, UPSERT, rows);
     },
   };
 }

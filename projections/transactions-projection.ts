@@ -6,7 +6,8 @@
  */
 import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { upsertRows, type UpsertSpec } from './bulk-upsert';
+import { chunked } from './database';
 import { asPaymentEvent, isPaymentEvent } from './payments-projection';
 import type { Projection } from './projector';
 import type { OperationStatus, OperationType, ReadModelDatabase, TransactionsTable } from './schema';
@@ -29,7 +30,12 @@ const UPDATABLE_COLUMNS = [
 ] as const satisfies readonly (keyof TransactionsTable)[];
 
 // operation_id, created_at and created_position are only written on insert.
-const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 3;
+const UPSERT: UpsertSpec<'transactions'> = {
+  table: 'transactions',
+  columns: ['operation_id', ...UPDATABLE_COLUMNS, 'created_at', 'created_position'],
+  key: ['operation_id'],
+  update: UPDATABLE_COLUMNS,
+};
 
 /** Every column a reader gets back (created_position only orders rows inside SQL). */
 export const OPERATION_COLUMNS = ['operation_id', ...UPDATABLE_COLUMNS, 'created_at'] as const;
@@ -45,6 +51,7 @@ function touchedOperationIds(event: StoredEvent): string[] {
 export function transactionsProjection(): Projection {
   return {
     name: TRANSACTIONS_PROJECTION,
+    tables: ['transactions'],
     async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
       const relevant = events.filter(isPaymentEvent);
       if (relevant.length === 0) return;
@@ -210,14 +217,11 @@ export function transactionsProjection(): Projection {
         }
       }
 
-      const toWrite = [...changed].map((id) => rows.get(id)!);
-      for (const part of chunked(toWrite, rowsPerStatement(COLUMN_COUNT))) {
-        await trx
-          .insertInto('transactions')
-          .values(part)
-          .onConflict((oc) => oc.column('operation_id').doUpdateSet(takeExcluded(UPDATABLE_COLUMNS)))
-          .execute();
-      }
+      await upsertRows(
+        trx,
+        UPSERT,
+        [...changed].map((id) => rows.get(id)!),
+      );
     },
   };
 }

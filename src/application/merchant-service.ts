@@ -7,6 +7,7 @@ import { DomainError } from '../domain/errors';
 import type { Environment, MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { merchantStreamId } from '../domain/merchant/events';
 import { KEY_PREFIX } from '../domain/merchant/keys';
+import { noProtocolMapping, protocolMapping, type ProtocolMapping } from '../domain/merchant/protocol-mapping';
 import { handleCommand, loadState } from './command-handler';
 import { merchantDecider } from './deciders';
 import type { Clock } from './ports/clock';
@@ -25,6 +26,8 @@ export interface MerchantCredentials {
   notification_url: string | null;
   ip_allowlist: string[];
   refunds_enabled: boolean;
+  callback_fields: string[];
+  return_params: string[];
 }
 
 /** A merchant with its password decrypted, for request authentication only. */
@@ -38,6 +41,8 @@ export interface RegisterMerchantInput {
   notificationUrl?: string | null;
   ipAllowlist?: string[];
   refundsEnabled?: boolean;
+  /** Validated here (unknown switch names throw ProtocolMappingError); default all off. */
+  protocolMapping?: { fields?: readonly string[]; returnParameters?: readonly string[] };
 }
 
 export class MerchantService {
@@ -68,7 +73,9 @@ export class MerchantService {
       notificationUrl: input.notificationUrl ?? null,
       ipAllowlist: input.ipAllowlist ?? [],
       refundsEnabled: input.refundsEnabled ?? true,
+      protocolMapping: input.protocolMapping ? protocolMapping(input.protocolMapping) : noProtocolMapping(),
     };
+    const mapping: ProtocolMapping = settings.protocolMapping ?? noProtocolMapping();
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
       type: 'RegisterMerchant',
       data: {
@@ -92,10 +99,14 @@ export class MerchantService {
       notification_url: settings.notificationUrl,
       ip_allowlist: settings.ipAllowlist,
       refunds_enabled: settings.refundsEnabled,
+      callback_fields: mapping.fields,
+      return_params: mapping.returnParameters,
     };
   }
 
   async update(merchantId: string, changes: Partial<MerchantSettings>): Promise<void> {
+    // Canonical order, so re-sending the same switches records no change.
+    if (changes.protocolMapping) changes = { ...changes, protocolMapping: protocolMapping(changes.protocolMapping) };
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
       type: 'ChangeMerchantSettings',
       data: { changes, now: this.deps.clock.now().toISOString() },
@@ -116,6 +127,11 @@ export class MerchantService {
       if (this.idByClientKey.size > 100_000) this.idByClientKey.clear();
       this.idByClientKey.set(clientKey, merchantId);
     }
+    return this.current(merchantId);
+  }
+
+  /** The merchant's current settings and password, from its stream (cached while unchanged). */
+  accountById(merchantId: string): Promise<MerchantAccount | undefined> {
     return this.current(merchantId);
   }
 

@@ -14,7 +14,7 @@ import {
   type OrderIdReserved,
 } from '../domain/order/order-reservation';
 import type { AuthorizationResult, FollowUpResult, InitiatePayment } from '../domain/payment/commands';
-import { paymentStreamId, type CardSnapshot } from '../domain/payment/events';
+import { paymentStreamId, type BrowserAttributes, type CardSnapshot } from '../domain/payment/events';
 import type { ExistingPayment, PaymentState } from '../domain/payment/state';
 import { handleCommand, loadState, toNewEvent, type HandleResult } from './command-handler';
 import { paymentDecider } from './deciders';
@@ -46,7 +46,7 @@ export type SaleCard =
 /** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
 export type SaleRequest = Omit<
   InitiatePayment['data'],
-  'paymentId' | 'channel' | 'card' | 'now'
+  'paymentId' | 'channel' | 'card' | 'cardSource' | 'now'
 > & {
   card: SaleCard;
   /** Keep the card in the vault and hand back a token for later payments. */
@@ -118,6 +118,7 @@ export class PaymentService {
           customData: request.customData,
           parameters: request.parameters,
           recurringInit: request.recurringInit,
+          cardSource: request.card.kind === 'token' ? 'card_token' : 'card_number',
           now,
         },
       },
@@ -170,8 +171,16 @@ export class PaymentService {
     return { payment: existing(recorded.state), replayed: false };
   }
 
-  /** The payer came back from the ACS or the redirect page. */
-  async completePayerAction(paymentId: string, approved: boolean, correlationId: string): Promise<ExistingPayment> {
+  /**
+   * The payer came back from the ACS or the redirect page. `browser` is what the payer's browser
+   * told that page; it is recorded with the decision, as is the ACS's 3-D Secure result.
+   */
+  async completePayerAction(
+    paymentId: string,
+    approved: boolean,
+    correlationId: string,
+    browser?: BrowserAttributes,
+  ): Promise<ExistingPayment> {
     const { state, version } = await loadState(this.deps.store, paymentStreamId(paymentId), paymentDecider);
     if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
     if (state.phase !== 'awaiting_3ds' && state.phase !== 'awaiting_redirect') return state;
@@ -180,7 +189,7 @@ export class PaymentService {
         paymentId,
         kind: state.phase === 'awaiting_3ds' ? '3ds' : 'redirect',
         approved,
-        card: { expMonth: state.card.expMonth, expYear: state.card.expYear },
+        card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand },
         amount: state.amount,
         currency: state.currency,
         saleKind: state.kind,
@@ -191,7 +200,15 @@ export class PaymentService {
         this.deps.store,
         paymentStreamId(paymentId),
         paymentDecider,
-        { type: 'CompletePayerAction', data: { result: toAuthorizationResult(outcome), now: this.deps.clock.now().toISOString() } },
+        {
+          type: 'CompletePayerAction',
+          data: {
+            result: toAuthorizationResult(outcome),
+            now: this.deps.clock.now().toISOString(),
+            ...(outcome.outcome !== 'pending' && outcome.outcome !== 'unknown' && outcome.threeDS ? { threeDS: outcome.threeDS } : {}),
+            ...(browser ? { browser } : {}),
+          },
+        },
         { correlationId, causationId: correlationId },
         { state, version },
       );
@@ -412,7 +429,12 @@ function existing(state: PaymentState): ExistingPayment {
 export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationResult {
   switch (outcome.outcome) {
     case 'success':
-      return { outcome: 'success', descriptor: outcome.descriptor };
+      return {
+        outcome: 'success',
+        descriptor: outcome.descriptor,
+        ...(outcome.rrn !== undefined ? { rrn: outcome.rrn } : {}),
+        ...(outcome.arn !== undefined ? { arn: outcome.arn } : {}),
+      };
     case 'declined':
       return { outcome: 'declined', reason: outcome.reason };
     case 'unknown':

@@ -182,3 +182,49 @@ export function credit2VirtualHash(input: {
     concat([upperBytes(strrev(input.orderId + input.orderAmount + input.orderCurrency)), input.password]),
   );
 }
+
+/**
+ * The S2S CARD callback and return-URL hash of a recorded payment, where only the mask is left
+ * (`first6******last4`): the stars removed give the same ten digits the formula takes.
+ */
+export function s2sCardPaymentHash(input: {
+  payerEmail?: string;
+  password: string;
+  transId: string;
+  cardMask: string;
+  /** Set for a payment made with `card_token`: the formula then takes the token. */
+  cardToken?: string;
+}): string {
+  return s2sCardCallbackHash({
+    payerEmail: input.payerEmail,
+    password: input.password,
+    transId: input.transId,
+    cardNumberFirst6Last4: input.cardMask.replace(/\*/g, ''),
+    cardToken: input.cardToken,
+  });
+}
+
+/** Checkout callback (and return URL): `sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password)))`. */
+export function checkoutCallbackHash(input: {
+  id: string;
+  orderNumber: string;
+  orderAmount: string;
+  orderCurrency: string;
+  orderDescription: string;
+  password: string;
+}): string {
+  return checkoutHash([input.id, input.orderNumber, input.orderAmount, input.orderCurrency, input.orderDescription], input.password);
+}
+
+/**
+ * S2S APM callback: every body field except `hash` (nested names already flattened to
+ * `parent[child]`), sorted by name in byte order, each value reversed, concatenated, upper-cased,
+ * then the password appended (not upper-cased), then md5.
+ */
+export function apmCallbackHash(fields: ReadonlyArray<readonly [string, string]>, password: string): string {
+  const sorted = fields
+    .filter(([name]) => name !== 'hash')
+    .map(([name, value]) => [Buffer.from(name, 'utf8'), value] as const)
+    .sort((a, b) => Buffer.compare(a[0], b[0]));
+  return md5hex(concat([upperBytes(concat(sorted.map(([, value]) => strrev(value)))), password]));
+}

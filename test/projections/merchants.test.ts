@@ -30,6 +30,8 @@ forEachDialect('merchants read model', (fixture) => {
       notificationUrl: 'https://shop.example.com/notify',
       ipAllowlist: ['203.0.113.0/24', '198.51.100.7'],
       refundsEnabled: false,
+      // Registered without Protocol Mapping, as every merchant before it existed: all off.
+      protocolMapping: { fields: [], returnParameters: [] },
       registeredAt: T0,
       updatedAt: T0,
     };

@@ -56,7 +56,7 @@ describe('SandboxConnector', () => {
       expect(await connector.authorize(request('03', '2038', { kind: 'authorization' }))).to.include({ outcome: 'success' });
       const capture = await connector.capture(followUp('03', '2038'));
       expect(capture.outcome).to.equal('declined');
-      expect(await connector.capture(followUp('01', '2038'))).to.deep.equal({ outcome: 'success' });
+      expect(await connector.capture(followUp('01', '2038'))).to.include({ outcome: 'success' });
     });
 
     for (const expMonth of ['05', '06']) {
@@ -120,6 +120,47 @@ describe('SandboxConnector', () => {
     it('declines a payer action that does not fit the card', async () => {
       expect((await connector.completePayerAction(payerAction('redirect', true, '05', '2038'))).outcome).to.equal('declined');
       expect((await connector.completePayerAction(payerAction('3ds', true, '12', '2038'))).outcome).to.equal('declined');
+    });
+  });
+
+  describe('references and the 3-D Secure result', () => {
+    it('a sale gets an RRN and, as it settles at once, an ARN; an authorization only an RRN', async () => {
+      const sale = await connector.authorize(request('01', '2038'));
+      const auth = await connector.authorize(request('01', '2038', { kind: 'authorization' }));
+      if (sale.outcome !== 'success' || auth.outcome !== 'success') throw new Error('expected success');
+      expect(sale.rrn).to.match(/^[0-9]{12}$/);
+      expect(sale.arn).to.match(/^[0-9]{23}$/);
+      expect(auth.rrn).to.match(/^[0-9]{12}$/);
+      expect(auth).not.to.have.property('arn');
+    });
+
+    it('a settled capture gets an ARN', async () => {
+      const capture = await connector.capture(followUp('01', '2038'));
+      if (capture.outcome !== 'success') throw new Error('expected success');
+      expect(capture.arn).to.match(/^[0-9]{23}$/);
+    });
+
+    it('an approved challenge is authenticated (Y) with the brand\'s ECI', async () => {
+      const visa = await connector.completePayerAction({ ...payerAction('3ds', true, '05', '2038'), card: { expMonth: '05', expYear: '2038', brand: 'VISA' } });
+      const mc = await connector.completePayerAction({ ...payerAction('3ds', true, '05', '2038'), card: { expMonth: '05', expYear: '2038', brand: 'MASTERCARD' } });
+      if (visa.outcome !== 'success' || mc.outcome !== 'success') throw new Error('expected success');
+      expect(visa.threeDS).to.include({ transStatus: 'Y', transStatusReason: '', eci: '05', protocolVersion: '2.2.0', authenticationFlow: 'Challenge' });
+      expect(mc.threeDS?.eci).to.equal('02');
+      expect(visa.threeDS?.acsTransID).to.match(/^[0-9a-f-]{36}$/);
+      expect(visa.threeDS?.acsTransID).not.to.equal(mc.threeDS?.acsTransID);
+    });
+
+    it('06/2038 fails authentication (N) even when the payer approves; a refused challenge too', async () => {
+      for (const [m, approved] of [['06', true], ['05', false]] as const) {
+        const outcome = await connector.completePayerAction(payerAction('3ds', approved, m, '2038'));
+        if (outcome.outcome !== 'declined') throw new Error('expected declined');
+        expect(outcome.threeDS).to.include({ transStatus: 'N', transStatusReason: '01', eci: '07' });
+      }
+    });
+
+    it('a redirect has no 3-D Secure result', async () => {
+      const outcome = await connector.completePayerAction(payerAction('redirect', true, '12', '2038'));
+      expect(outcome).not.to.have.property('threeDS');
     });
   });
 

@@ -8,7 +8,7 @@
  * `verifyRedirectSig` before acting.
  */
 
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   AuthorizationStatusRequest,
@@ -20,6 +20,7 @@ import type {
   PayerActionResult,
 } from '../../application/ports/connector';
 import { parseExpiry } from '../../domain/card';
+import type { ThreeDSAttributes } from '../../domain/payment/events';
 
 export const SANDBOX_DEFAULT_DESCRIPTOR = 'SANDBOX*GATEWAY';
 const MAX_DESCRIPTOR_LENGTH = 20;
@@ -155,6 +156,36 @@ export function verifyRedirectSig(secret: Buffer, paymentId: string, sig: string
   return sameBytes(Buffer.from(sig, 'base64url'), mac(secret, 'redirect', paymentId));
 }
 
+function digits(count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) out += String(randomInt(0, 10));
+  return out;
+}
+
+/** ECI the card schemes use for an authenticated (or failed) 3-D Secure cardholder. */
+function eciFor(brand: string | undefined, authenticated: boolean): string {
+  if (brand === 'MASTERCARD' || brand === 'MAESTRO') return authenticated ? '02' : '00';
+  return authenticated ? '05' : '07';
+}
+
+/**
+ * What the sandbox's ACS reports after the payer answered its challenge page: the sandbox ACS
+ * always challenges, and '01' (card authentication failed) is its only failure reason.
+ */
+export function sandboxThreeDSResult(authenticated: boolean, brand?: string): ThreeDSAttributes {
+  return {
+    threeDSServerTransID: randomUUID(),
+    dsTransID: randomUUID(),
+    acsTransID: randomUUID(),
+    xid: randomBytes(20).toString('base64'),
+    transStatus: authenticated ? 'Y' : 'N',
+    transStatusReason: authenticated ? '' : '01',
+    eci: eciFor(brand, authenticated),
+    protocolVersion: '2.2.0',
+    authenticationFlow: 'Challenge',
+  };
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -188,8 +219,15 @@ export class SandboxConnector implements Connector {
     return sleep(this.latencyMs).then(() => value);
   }
 
-  private success(): ConnectorOutcome {
-    return { outcome: 'success', descriptor: this.descriptor, authCode: String(randomInt(0, 1_000_000)).padStart(6, '0') };
+  /** A sale settles at once and so gets its ARN now; an authorization's comes with its capture. */
+  private success(kind: 'sale' | 'authorization'): ConnectorOutcome & { outcome: 'success' } {
+    return {
+      outcome: 'success',
+      descriptor: this.descriptor,
+      authCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+      rrn: digits(12),
+      ...(kind === 'sale' ? { arn: digits(23) } : {}),
+    };
   }
 
   authorize(request: AuthorizeRequest): Promise<ConnectorOutcome> {
@@ -231,28 +269,35 @@ export class SandboxConnector implements Connector {
         });
       case 'success':
       case 'capture_declined':
-        return this.respond(this.success());
+        return this.respond(this.success(request.kind));
     }
   }
 
   completePayerAction(result: PayerActionResult): Promise<ConnectorOutcome> {
     const scenario = scenarioOf(result.card);
-    const declined = (reason: string) => this.respond<ConnectorOutcome>({ outcome: 'declined', reason });
+    const declined = (reason: string, threeDS?: ThreeDSAttributes) =>
+      this.respond<ConnectorOutcome>({ outcome: 'declined', reason, ...(threeDS ? { threeDS } : {}) });
     if (result.kind === '3ds') {
-      if (scenario === '3ds_declined') return declined(SANDBOX_DECLINE_REASONS.threeDsFailed);
-      if (scenario !== '3ds_success') return declined(SANDBOX_DECLINE_REASONS.mismatch);
-      return result.approved ? this.respond(this.success()) : declined(SANDBOX_DECLINE_REASONS.threeDsRefused);
+      if (scenario !== '3ds_success' && scenario !== '3ds_declined') return declined(SANDBOX_DECLINE_REASONS.mismatch);
+      // 06/2038 fails authentication whatever the payer pressed.
+      const authenticated = scenario === '3ds_success' && result.approved;
+      const threeDS = sandboxThreeDSResult(authenticated, result.card.brand);
+      if (authenticated) return this.respond({ ...this.success(result.saleKind), threeDS });
+      return declined(
+        scenario === '3ds_declined' ? SANDBOX_DECLINE_REASONS.threeDsFailed : SANDBOX_DECLINE_REASONS.threeDsRefused,
+        threeDS,
+      );
     }
     if (scenario === 'redirect_declined') return declined(SANDBOX_DECLINE_REASONS.redirectFailed);
     if (scenario !== 'redirect_success') return declined(SANDBOX_DECLINE_REASONS.mismatch);
-    return result.approved ? this.respond(this.success()) : declined(SANDBOX_DECLINE_REASONS.redirectCancelled);
+    return result.approved ? this.respond(this.success(result.saleKind)) : declined(SANDBOX_DECLINE_REASONS.redirectCancelled);
   }
 
   capture(request: FollowUpRequest): Promise<FollowUpOutcome> {
     if (scenarioOf(request.card) === 'capture_declined') {
       return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.capture });
     }
-    return this.respond({ outcome: 'success' });
+    return this.respond({ outcome: 'success', arn: digits(23) });
   }
 
   void(_request: FollowUpRequest): Promise<FollowUpOutcome> {

@@ -5,6 +5,13 @@
  */
 
 import { formatMinor } from '../../domain/money';
+import { BROWSER_FIELD_DEFAULTS } from './browser-info';
+
+/**
+ * Path the API serves AUTO_SUBMIT_JS from (with `Content-Type: text/javascript`): the one script of
+ * the hosted pages, since their CSP forbids inline script.
+ */
+export const AUTO_SUBMIT_PATH = '/assets/auto-submit.js';
 
 /**
  * Content-Security-Policy to send with every hosted page. No inline script is allowed, which is why
@@ -107,6 +114,16 @@ ${options.main}
 `;
 }
 
+/**
+ * Hidden `browser_*` inputs for a form marked `data-browser-info`: the page script fills them in,
+ * and the gateway records them with the payment when the form comes back.
+ */
+export function browserInfoInputs(): string {
+  return Object.entries(BROWSER_FIELD_DEFAULTS)
+    .map(([name, value]) => `  <input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+}
+
 export interface AcsPageInput {
   /** Where the form posts; the gateway's 3DS return endpoint. */
   termUrl: string;
@@ -137,13 +154,14 @@ export function renderAcsPage(input: AcsPageInput): string {
   <dt>Amount</dt>
   <dd>${escapeHtml(amount)}</dd>${card}
 </dl>
-<form method="post" action="${escapeHtml(action)}" aria-labelledby="title" aria-describedby="help">
+<form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
   <input type="hidden" name="PaReq" value="${escapeHtml(input.paReq)}">
   <input type="hidden" name="MD" value="${escapeHtml(input.md)}">
+${browserInfoInputs()}
   <div class="actions">
     <button type="submit" name="PaRes" value="approve">Approve</button>
     <button type="submit" name="PaRes" value="decline" class="secondary">Decline</button>
   </div>
 </form>`;
-  return renderHostedPage({ title: '3-D Secure verification (sandbox)', main });
+  return renderHostedPage({ title: '3-D Secure verification (sandbox)', main, scripts: [AUTO_SUBMIT_PATH] });
 }

@@ -4,21 +4,42 @@
  */
 
 import { formatMinor } from '../../domain/money';
-import { assertFormTarget, escapeHtml, renderHostedPage } from './acs-page';
+import { AUTO_SUBMIT_PATH, assertFormTarget, browserInfoInputs, escapeHtml, renderHostedPage } from './acs-page';
 
-export { escapeHtml, HOSTED_PAGE_CSP } from './acs-page';
-
-/** Path the API serves AUTO_SUBMIT_JS from (with `Content-Type: text/javascript`). */
-export const AUTO_SUBMIT_PATH = '/assets/auto-submit.js';
+export { escapeHtml, HOSTED_PAGE_CSP, AUTO_SUBMIT_PATH } from './acs-page';
 
 /**
- * Submits the page's `form[data-auto-submit]` once the document is parsed. It lives in its own
- * file because the hosted-page CSP forbids inline scripts. The prototype's `submit` is called
- * because a posted field named "submit" would shadow `form.submit`. Without JavaScript the
- * payer simply presses the visible Continue button.
+ * The hosted pages' one script (the CSP forbids inline script). First it fills the hidden
+ * `browser_*` inputs of every `form[data-browser-info]` with what the page can read about the
+ * payer's browser; then it submits the page's `form[data-auto-submit]` once the document is parsed.
+ * The prototype's `submit` is called because a posted field named "submit" would shadow
+ * `form.submit`. Without JavaScript the payer simply presses the visible button, and
+ * `browser_javascript_enabled` stays `false`.
  */
 export const AUTO_SUBMIT_JS = `(function () {
   'use strict';
+  function fillBrowserInfo(form) {
+    var values = {
+      browser_color_depth: screen.colorDepth,
+      browser_screen_height: screen.height,
+      browser_screen_width: screen.width,
+      browser_java_enabled: typeof navigator.javaEnabled === 'function' ? navigator.javaEnabled() : false,
+      browser_javascript_enabled: true,
+      browser_language: navigator.language || '',
+      browser_timezone_offset: new Date().getTimezoneOffset(),
+      browser_platform: navigator.platform || ''
+    };
+    for (var name in values) {
+      var input = form.querySelector('input[name="' + name + '"]');
+      if (input) input.value = String(values[name]);
+    }
+  }
+  if (typeof document.querySelectorAll === 'function') {
+    var infoForms = document.querySelectorAll('form[data-browser-info]');
+    for (var i = 0; i < infoForms.length; i++) {
+      try { fillBrowserInfo(infoForms[i]); } catch (e) { /* the payment goes on without them */ }
+    }
+  }
   var form = document.querySelector('form[data-auto-submit]');
   if (!form || form.getAttribute('data-submitted') === 'true') return;
   form.setAttribute('data-submitted', 'true');
@@ -83,12 +104,13 @@ export function renderRedirectPage(input: RedirectPageInput): string {
   const main = `<span class="badge">Sandbox</span>
 <h1 id="title">Payment provider redirect (sandbox)</h1>
 <p id="help">This test page stands in for an external payment provider. Continue to simulate the payer completing the payment, or cancel to simulate the payer abandoning it.</p>${amount}
-<form method="post" action="${escapeHtml(action)}" aria-labelledby="title" aria-describedby="help">
+<form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
   <input type="hidden" name="sig" value="${escapeHtml(input.signature)}">
+${browserInfoInputs()}
   <div class="actions">
     <button type="submit" name="decision" value="continue">Continue</button>
     <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
   </div>
 </form>`;
-  return renderHostedPage({ title: 'Payment provider redirect (sandbox)', main });
+  return renderHostedPage({ title: 'Payment provider redirect (sandbox)', main, scripts: [AUTO_SUBMIT_PATH] });
 }

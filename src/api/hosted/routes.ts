@@ -9,11 +9,19 @@ import { verifyPaReq, verifyRedirectSig } from '../../adapters/connectors/sandbo
 import { DomainError } from '../../domain/errors';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { PaymentService } from '../../application/payment-service';
+import { s2sCardReturnUrl } from '../../domain/callback/return-url';
+import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
+import type { BrowserAttributes } from '../../domain/payment/events';
 import { HOSTED_PAGE_CSP, escapeHtml, renderAcsPage, renderHostedPage } from './acs-page';
+import { browserAttributesFrom } from './browser-info';
 import { AUTO_SUBMIT_JS, AUTO_SUBMIT_PATH, renderAutoPostForm, renderRedirectPage } from './redirect-page';
 
 export interface HostedDeps {
   payments: PaymentService;
+  /** The merchant's password (return URL hash) and return-parameter choices, as they are now. */
+  merchants: {
+    accountById(merchantId: string): Promise<{ password: string; protocolMapping: ProtocolMapping } | undefined>;
+  };
   sandboxSecret: Buffer;
   baseUrl: string;
 }
@@ -46,17 +54,21 @@ function param(ctx: Koa.Context, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Where the payer goes once the payment is decided: the merchant's `term_url_3ds`, with ids appended. */
-export function returnUrlFor(payment: ExistingPayment): string | null {
-  if (!payment.termUrl3ds) return null;
-  const url = new URL(payment.termUrl3ds);
-  url.searchParams.set('trans_id', payment.paymentId);
-  url.searchParams.set('order_id', payment.orderId);
-  return url.toString();
+/** What the payer's browser said about itself when it posted a hosted page's form. */
+function browserOf(ctx: Koa.Context): BrowserAttributes | undefined {
+  return browserAttributesFrom(
+    { userAgent: ctx.get('User-Agent'), accept: ctx.get('Accept'), acceptLanguage: ctx.get('Accept-Language') },
+    (name) => param(ctx, name),
+  );
 }
 
-function sendPayerBack(ctx: Koa.Context, payment: ExistingPayment): void {
-  const target = returnUrlFor(payment);
+/**
+ * Sends the payer to the merchant's `term_url_3ds` with `payment_id`, `trans_id`, `order_id`, `hash`
+ * and the merchant's return parameters (return-url.ts); without one, a page saying how it ended.
+ */
+async function sendPayerBack(ctx: Koa.Context, deps: HostedDeps, payment: ExistingPayment): Promise<void> {
+  const merchant = await deps.merchants.accountById(payment.merchantId);
+  const target = merchant ? s2sCardReturnUrl(payment, merchant) : null;
   if (!target) {
     const outcome = payment.status === 'DECLINED' ? 'was declined' : 'is complete';
     html(ctx, 200, renderHostedPage({ title: 'Payment finished', main: `<h1>Your payment ${outcome}</h1>` }));
@@ -88,7 +100,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
       throw error;
     }
     if (payment.phase !== 'awaiting_3ds') {
-      return sendPayerBack(ctx, payment);
+      return sendPayerBack(ctx, deps, payment);
     }
     html(
       ctx,
@@ -115,13 +127,14 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
       return errorPage(ctx, 400, 'This verification answer is not valid.');
     }
     const approved = param(ctx, 'PaRes') === 'approve';
+    let payment: ExistingPayment;
     try {
-      const payment = await deps.payments.completePayerAction(paymentId, approved, ctx.state.requestId);
-      sendPayerBack(ctx, payment);
+      payment = await deps.payments.completePayerAction(paymentId, approved, ctx.state.requestId, browserOf(ctx));
     } catch (error) {
       if (error instanceof DomainError) return errorPage(ctx, 404, 'This payment does not exist.');
       throw error;
     }
+    await sendPayerBack(ctx, deps, payment);
   });
 
   router.register('/sandbox/redirect/:id', ['HEAD', 'GET', 'POST'], async (ctx) => {
@@ -137,7 +150,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
       if (error instanceof DomainError) return errorPage(ctx, 404, 'This payment does not exist.');
       throw error;
     }
-    if (payment.phase !== 'awaiting_redirect') return sendPayerBack(ctx, payment);
+    if (payment.phase !== 'awaiting_redirect') return sendPayerBack(ctx, deps, payment);
     html(
       ctx,
       200,
@@ -156,13 +169,19 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
     if (!UUID.test(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {
       return errorPage(ctx, 400, 'This payment link is not valid.');
     }
+    let payment: ExistingPayment;
     try {
-      const payment = await deps.payments.completePayerAction(paymentId, param(ctx, 'decision') === 'continue', ctx.state.requestId);
-      sendPayerBack(ctx, payment);
+      payment = await deps.payments.completePayerAction(
+        paymentId,
+        param(ctx, 'decision') === 'continue',
+        ctx.state.requestId,
+        browserOf(ctx),
+      );
     } catch (error) {
       if (error instanceof DomainError) return errorPage(ctx, 404, 'This payment does not exist.');
       throw error;
     }
+    await sendPayerBack(ctx, deps, payment);
   });
 }
 

@@ -1,5 +1,7 @@
 /** S2S CARD response bodies, built from the payment state (command side) or its read row. */
 import type { ExistingPayment } from '../../domain/payment/state';
+import { noProtocolMapping, type ProtocolMapping } from '../../domain/merchant/protocol-mapping';
+import { protocolMappingFields, type ProtocolMappingSource } from '../../domain/callback/protocol-mapping-fields';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function transDate(iso: string): string {
@@ -18,6 +20,8 @@ export interface PaymentView {
   initiatedAt: string;
   cardToken: string | null;
   payerAction: ExistingPayment['payerAction'];
+  /** What the merchant's Protocol Mapping may add to a status response. */
+  mappingSource: ProtocolMappingSource;
 }
 
 export function viewOf(p: ExistingPayment): PaymentView {
@@ -33,6 +37,16 @@ export function viewOf(p: ExistingPayment): PaymentView {
     initiatedAt: p.initiatedAt,
     cardToken: p.card.token,
     payerAction: p.payerAction,
+    mappingSource: {
+      card: p.card,
+      payer: p.payer,
+      recurringInit: p.recurringInit,
+      cardSource: p.cardSource,
+      rrn: p.rrn,
+      arn: p.arn,
+      threeDS: p.threeDS,
+      browser: p.browser,
+    },
   };
 }
 
@@ -72,7 +86,8 @@ export function saleResponse(p: PaymentView): Record<string, unknown> {
   }
 }
 
-export function statusResponse(action: string, p: PaymentView): Record<string, unknown> {
+/** `mapping`: the merchant's Protocol Mapping; switched-on fields without a value are left out. */
+export function statusResponse(action: string, p: PaymentView, mapping: ProtocolMapping = noProtocolMapping()): Record<string, unknown> {
   const body: Record<string, unknown> = {
     action,
     result: 'SUCCESS',
@@ -90,5 +105,6 @@ export function statusResponse(action: string, p: PaymentView): Record<string, u
     body.redirect_params = Object.keys(p.payerAction.params).length ? p.payerAction.params : [];
     body.redirect_method = 'POST';
   }
+  for (const [name, value] of protocolMappingFields(p.mappingSource, mapping, 'status')) body[name] = value;
   return body;
 }

@@ -3,6 +3,7 @@
  * `unknown` means the acquirer did not answer in a way we can trust (timeout, broken connection):
  * the payment is reconciled later with `status`, never blindly retried.
  */
+import type { ThreeDSAttributes } from '../../domain/payment/events';
 
 export interface CardData {
   /** The full number lives only in memory for the duration of the call. */
@@ -26,9 +27,13 @@ export interface AuthorizeRequest {
   gatewayBaseUrl: string;
 }
 
+/**
+ * `rrn`: retrieval reference number of an authorization; `arn`: acquirer reference number of a
+ * settlement. `threeDS`: the ACS's authentication result, on the answer to a completed challenge.
+ */
 export type ConnectorOutcome =
-  | { outcome: 'success'; descriptor: string; authCode?: string }
-  | { outcome: 'declined'; reason: string }
+  | { outcome: 'success'; descriptor: string; authCode?: string; rrn?: string; arn?: string; threeDS?: ThreeDSAttributes }
+  | { outcome: 'declined'; reason: string; threeDS?: ThreeDSAttributes }
   | {
       outcome: 'pending';
       /** The payer must act before the acquirer decides. */
@@ -48,7 +53,8 @@ export interface FollowUpRequest {
 }
 
 export type FollowUpOutcome =
-  | { outcome: 'success' }
+  /** `arn` on a settled capture. */
+  | { outcome: 'success'; arn?: string }
   | { outcome: 'declined'; reason: string }
   | { outcome: 'unknown'; detail: string };
 
@@ -58,7 +64,7 @@ export interface PayerActionResult {
   kind: '3ds' | 'redirect';
   /** true when the payer approved (ACS "approve" / redirect "continue"). */
   approved: boolean;
-  card: { expMonth: string; expYear: string };
+  card: { expMonth: string; expYear: string; brand?: string };
   amount: number;
   currency: string;
   saleKind: 'sale' | 'authorization';

@@ -1,4 +1,5 @@
 import type { Environment, PaymentMode } from '../../domain/merchant/events';
+import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 
 /** A merchant as the read model holds it (password still encrypted). */
 export interface MerchantRecord {
@@ -12,6 +13,7 @@ export interface MerchantRecord {
   notificationUrl: string | null;
   ipAllowlist: string[];
   refundsEnabled: boolean;
+  protocolMapping: ProtocolMapping;
   registeredAt: string;
   updatedAt: string;
 }

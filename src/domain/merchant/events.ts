@@ -3,6 +3,8 @@
  * so it cannot be one-way hashed: events carry it encrypted with the vault key, never in clear.
  */
 
+import type { ProtocolMapping } from './protocol-mapping';
+
 export const MERCHANT_EVENT_SCHEMA_VERSION = 1;
 
 export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS';
@@ -15,6 +17,11 @@ export interface MerchantSettings {
   /** CIDR blocks (or single addresses); empty means any address is allowed. */
   ipAllowlist: string[];
   refundsEnabled: boolean;
+  /**
+   * Optional data added to callbacks, status responses and return URLs. Absent (all off) in events
+   * recorded before the setting existed; the folded state always has one.
+   */
+  protocolMapping?: ProtocolMapping;
 }
 
 export interface MerchantRegistered {

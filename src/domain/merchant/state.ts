@@ -1,7 +1,9 @@
 import type { Environment, MerchantEvent, MerchantSettings } from './events';
+import { protocolMappingOf, type ProtocolMapping } from './protocol-mapping';
 
 export interface ExistingMerchant extends MerchantSettings {
   exists: true;
+  protocolMapping: ProtocolMapping;
   merchantId: string;
   environment: Environment;
   clientKey: string;
@@ -18,12 +20,20 @@ export const initialMerchantState = (): MerchantState => ({ exists: false });
 export function evolveMerchant(state: MerchantState, event: MerchantEvent): MerchantState {
   switch (event.type) {
     case 'MerchantRegistered': {
-      const { registeredAt, ...rest } = event.data;
-      return { exists: true, ...rest, registeredAt, updatedAt: registeredAt };
+      const { registeredAt, protocolMapping, ...rest } = event.data;
+      return { exists: true, ...rest, protocolMapping: protocolMappingOf(protocolMapping), registeredAt, updatedAt: registeredAt };
     }
     case 'MerchantSettingsChanged':
       if (!state.exists) return state;
-      return { ...state, ...event.data.changes, updatedAt: event.data.changedAt };
+      return {
+        ...state,
+        ...event.data.changes,
+        protocolMapping:
+          event.data.changes.protocolMapping === undefined
+            ? state.protocolMapping
+            : protocolMappingOf(event.data.changes.protocolMapping),
+        updatedAt: event.data.changedAt,
+      };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -2,17 +2,17 @@
  * Commands of the payment decider. Time, ids and acquirer answers arrive as data, so deciding is
  * pure and every refused transition is testable without I/O.
  */
-import type { PaymentInitiated } from './events';
+import type { PayerReturnData, PaymentInitiated } from './events';
 
 /** What the acquirer said about an authorization, as plain data. */
 export type AuthorizationResult =
-  | { outcome: 'success'; descriptor: string }
+  | { outcome: 'success'; descriptor: string; rrn?: string; arn?: string }
   | { outcome: 'declined'; reason: string }
   | { outcome: 'challenge'; acsUrl: string; params: { PaReq: string; MD: string; TermUrl: string } }
   | { outcome: 'redirect'; redirectUrl: string }
   | { outcome: 'unknown'; detail: string };
 
-export type FollowUpResult = { outcome: 'success' } | { outcome: 'declined'; reason: string } | { outcome: 'unknown'; detail: string };
+export type FollowUpResult = { outcome: 'success'; arn?: string } | { outcome: 'declined'; reason: string } | { outcome: 'unknown'; detail: string };
 
 export interface InitiatePayment {
   type: 'InitiatePayment';
@@ -28,7 +28,8 @@ export interface RecordAuthorization {
 /** The payer came back from the ACS or the redirect page and the acquirer decided. */
 export interface CompletePayerAction {
   type: 'CompletePayerAction';
-  data: { result: AuthorizationResult; now: string };
+  /** `threeDS` and `browser`: what the payer's return produced, recorded with the decision. */
+  data: PayerReturnData & { result: AuthorizationResult; now: string };
 }
 
 /** The payer never came back from the ACS or redirect page in time. */

@@ -5,7 +5,8 @@
 import { DomainError } from '../errors';
 import { formatMinor } from '../money';
 import type { AuthorizationResult, FollowUpResult, PaymentCommand } from './commands';
-import type { PaymentEvent, DeclineStage } from './events';
+import { declineCodeOf } from './decline-code';
+import type { PaymentEvent, DeclineStage, PayerReturnData } from './events';
 import type { ExistingPayment, PaymentState } from './state';
 
 export function decidePayment(command: PaymentCommand, state: PaymentState): PaymentEvent[] {
@@ -31,7 +32,11 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       if (result.outcome === 'challenge' || result.outcome === 'redirect') {
         throw new DomainError('unexpected_outcome', 'A completed payer action cannot start another one');
       }
-      return authorizationEvents(s, result, command.data.now, s.phase === 'awaiting_3ds' ? '3ds' : 'redirect');
+      const returned: PayerReturnData = {
+        ...(command.data.threeDS ? { threeDS: command.data.threeDS } : {}),
+        ...(command.data.browser ? { browser: command.data.browser } : {}),
+      };
+      return authorizationEvents(s, result, command.data.now, s.phase === 'awaiting_3ds' ? '3ds' : 'redirect', returned);
     }
     case 'ExpirePayerAction':
       if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
@@ -40,7 +45,13 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       return [
         {
           type: 'PaymentDeclined',
-          data: { paymentId: s.paymentId, reason: command.data.reason, stage: 'timeout', declinedAt: command.data.now },
+          data: {
+            paymentId: s.paymentId,
+            reason: command.data.reason,
+            code: declineCodeOf('timeout', command.data.reason),
+            stage: 'timeout',
+            declinedAt: command.data.now,
+          },
         },
       ];
     case 'RequestCapture': {
@@ -80,6 +91,9 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
               operationId: op.operationId,
               amount: op.amount,
               amountText: op.amountText,
+              ...(command.data.result.outcome === 'success' && command.data.result.arn !== undefined
+                ? { arn: command.data.result.arn }
+                : {}),
               capturedAt: command.data.now,
             },
           },
@@ -182,20 +196,42 @@ function authorizationEvents(
   result: AuthorizationResult,
   now: string,
   stage: DeclineStage,
+  returned: PayerReturnData = {},
 ): PaymentEvent[] {
   const paymentId = s.paymentId;
   switch (result.outcome) {
-    case 'success':
+    case 'success': {
+      const rrn = result.rrn !== undefined ? { rrn: result.rrn } : {};
+      // A sale settles at once, so its ARN comes with it; an authorization's comes with its capture.
       return s.kind === 'sale'
-        ? [{ type: 'PaymentSettled', data: { paymentId, amount: s.amount, descriptor: result.descriptor, settledAt: now } }]
+        ? [
+            {
+              type: 'PaymentSettled',
+              data: {
+                paymentId,
+                amount: s.amount,
+                descriptor: result.descriptor,
+                ...rrn,
+                ...(result.arn !== undefined ? { arn: result.arn } : {}),
+                ...returned,
+                settledAt: now,
+              },
+            },
+          ]
         : [
             {
               type: 'PaymentAuthorized',
-              data: { paymentId, amount: s.amount, descriptor: result.descriptor, authorizedAt: now },
+              data: { paymentId, amount: s.amount, descriptor: result.descriptor, ...rrn, ...returned, authorizedAt: now },
             },
           ];
+    }
     case 'declined':
-      return [{ type: 'PaymentDeclined', data: { paymentId, reason: result.reason, stage, declinedAt: now } }];
+      return [
+        {
+          type: 'PaymentDeclined',
+          data: { paymentId, reason: result.reason, code: declineCodeOf(stage, result.reason), stage, ...returned, declinedAt: now },
+        },
+      ];
     case 'challenge':
       return [
         {
@@ -208,7 +244,7 @@ function authorizationEvents(
     case 'unknown':
       // Already unknown: nothing new to record; the reconciler will ask again.
       if (s.phase === 'outcome_unknown') return [];
-      return [{ type: 'PaymentOutcomeUnknown', data: { paymentId, detail: result.detail, at: now } }];
+      return [{ type: 'PaymentOutcomeUnknown', data: { paymentId, detail: result.detail, ...returned, at: now } }];
     default: {
       const unreachable: never = result;
       return unreachable;

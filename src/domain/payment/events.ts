@@ -6,6 +6,8 @@
  * mask (first6******last4), brand, expiry and, for stored cards, an opaque vault token.
  */
 
+import type { DeclineCode } from './decline-code';
+
 export const PAYMENT_EVENT_SCHEMA_VERSION = 1;
 
 export type PaymentKind = 'sale' | 'authorization';
@@ -32,6 +34,52 @@ export interface PayerSnapshot {
   zip?: string;
   ip?: string;
   birthDate?: string;
+  address2?: string;
+  houseNumber?: string;
+  phoneCountryCode?: string;
+  district?: string;
+}
+
+/** How the SALE supplied the card: its number, or a token of a card stored earlier. */
+export type CardSource = 'card_number' | 'card_token';
+
+/** The outcome of a 3-D Secure authentication, as the ACS reported it. */
+export interface ThreeDSAttributes {
+  threeDSServerTransID: string;
+  dsTransID: string;
+  acsTransID: string;
+  xid: string;
+  /** `Y` authenticated, `N` not authenticated, `U` could not be performed, `C` challenge, ... */
+  transStatus: string;
+  /** Empty when `transStatus` is `Y`. */
+  transStatusReason: string;
+  eci: string;
+  protocolVersion: string;
+  authenticationFlow: 'Frictionless' | 'Challenge';
+}
+
+/**
+ * What the payer's browser told the gateway's pages: request headers plus what the page script can
+ * read. Every part is optional because a browser without JavaScript sends only headers.
+ */
+export interface BrowserAttributes {
+  colorDepth?: number;
+  screenHeight?: number;
+  screenWidth?: number;
+  javaEnabled?: boolean;
+  javascriptEnabled?: boolean;
+  language?: string;
+  /** Minutes, as the browser's `Date#getTimezoneOffset` reports them (UTC+2 is -120). */
+  timezoneOffset?: number;
+  userAgent?: string;
+  acceptHeaders?: string;
+  platform?: string;
+}
+
+/** Recorded with the decision that follows the payer's return from the ACS or redirect page. */
+export interface PayerReturnData {
+  threeDS?: ThreeDSAttributes;
+  browser?: BrowserAttributes;
 }
 
 export interface PaymentInitiated {
@@ -53,25 +101,37 @@ export interface PaymentInitiated {
     customData: Record<string, unknown> | null;
     parameters: Record<string, unknown> | null;
     recurringInit: boolean;
+    /** Absent on events recorded before it existed: read as `card_number`. */
+    cardSource?: CardSource;
     initiatedAt: string;
   };
 }
 
 export interface PaymentSettled {
   type: 'PaymentSettled';
-  data: { paymentId: string; amount: number; descriptor: string; settledAt: string };
+  data: PayerReturnData & {
+    paymentId: string;
+    amount: number;
+    descriptor: string;
+    /** Retrieval reference number of the authorization, when the acquirer gave one. */
+    rrn?: string;
+    /** Acquirer reference number of the settlement, when the acquirer gave one. */
+    arn?: string;
+    settledAt: string;
+  };
 }
 
 export interface PaymentAuthorized {
   type: 'PaymentAuthorized';
-  data: { paymentId: string; amount: number; descriptor: string; authorizedAt: string };
+  data: PayerReturnData & { paymentId: string; amount: number; descriptor: string; rrn?: string; authorizedAt: string };
 }
 
 export type DeclineStage = 'authorization' | '3ds' | 'redirect' | 'timeout';
 
+/** Schema version 2: `code` added (version 1 events are upcast with a derived one). */
 export interface PaymentDeclined {
   type: 'PaymentDeclined';
-  data: { paymentId: string; reason: string; stage: DeclineStage; declinedAt: string };
+  data: PayerReturnData & { paymentId: string; reason: string; code: DeclineCode; stage: DeclineStage; declinedAt: string };
 }
 
 export interface ThreeDSChallengeRequired {
@@ -93,7 +153,7 @@ export interface PayerRedirectRequired {
 /** The acquirer did not say what happened (timeout, broken connection): reconciled, never retried. */
 export interface PaymentOutcomeUnknown {
   type: 'PaymentOutcomeUnknown';
-  data: { paymentId: string; detail: string; at: string };
+  data: PayerReturnData & { paymentId: string; detail: string; at: string };
 }
 
 /** Recorded before the acquirer is asked, so two concurrent captures can never both reach it. */
@@ -104,7 +164,7 @@ export interface CaptureRequested {
 
 export interface CaptureSucceeded {
   type: 'CaptureSucceeded';
-  data: { paymentId: string; operationId: string; amount: number; amountText: string; capturedAt: string };
+  data: { paymentId: string; operationId: string; amount: number; amountText: string; arn?: string; capturedAt: string };
 }
 
 export interface CaptureDeclined {
@@ -181,6 +241,15 @@ export type PaymentEvent =
   | ReversalDeclined;
 
 export type PaymentEventType = PaymentEvent['type'];
+
+/** Types written at a later schema version than PAYMENT_EVENT_SCHEMA_VERSION; see src/domain/upcasting. */
+export const PAYMENT_EVENT_SCHEMA_VERSIONS: Readonly<Partial<Record<PaymentEventType, number>>> = {
+  PaymentDeclined: 2,
+};
+
+/** The schema version a new payment event of this type is written with. */
+export const paymentEventSchemaVersion = (type: PaymentEventType): number =>
+  PAYMENT_EVENT_SCHEMA_VERSIONS[type] ?? PAYMENT_EVENT_SCHEMA_VERSION;
 
 export const PAYMENT_EVENT_TYPES: readonly PaymentEventType[] = [
   'PaymentInitiated',

@@ -4,7 +4,17 @@
  * so a status lookup can never disagree with what the command side decided.
  */
 import { formatMinor } from '../money';
-import type { CardSnapshot, PayerSnapshot, PaymentEvent, PaymentKind } from './events';
+import type { DeclineCode } from './decline-code';
+import type {
+  BrowserAttributes,
+  CardSnapshot,
+  CardSource,
+  PayerReturnData,
+  PayerSnapshot,
+  PaymentEvent,
+  PaymentKind,
+  ThreeDSAttributes,
+} from './events';
 
 /** S2S `status` values (decisions.md section 6). */
 export type PaymentStatus = 'SETTLED' | 'DECLINED' | '3DS' | 'REDIRECT' | 'PENDING' | 'REFUND' | 'REVERSAL' | 'VOID';
@@ -58,6 +68,8 @@ export interface ExistingPayment {
   recurringInit: boolean;
   descriptor: string | null;
   declineReason: string | null;
+  /** Set once declined; optional because states stored by the read models before it existed lack it. */
+  declineCode?: DeclineCode;
   payerAction: PayerAction | null;
   /** Authorized and not yet captured or released (DMS). */
   heldAmount: number;
@@ -68,6 +80,17 @@ export interface ExistingPayment {
   pendingOperation: PendingOperation | null;
   initiatedAt: string;
   updatedAt: string;
+  // Optional: states folded (and stored by the read models) before these existed lack them.
+  /** Absent means `card_number`. */
+  cardSource?: CardSource;
+  /** Retrieval reference number of the authorization. */
+  rrn?: string;
+  /** Acquirer reference number of the settlement (sale or capture). */
+  arn?: string;
+  /** The 3-D Secure result, once the payer came back from the ACS. */
+  threeDS?: ThreeDSAttributes;
+  /** The payer's browser, as seen when the payer came back from the ACS or redirect page. */
+  browser?: BrowserAttributes;
 }
 
 export type PaymentState = { exists: false } | ExistingPayment;
@@ -106,6 +129,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       pendingOperation: null,
       initiatedAt: d.initiatedAt,
       updatedAt: d.initiatedAt,
+      ...(d.cardSource ? { cardSource: d.cardSource } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
@@ -121,6 +145,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         settledAmount: event.data.amount,
         payerAction: null,
         updatedAt: event.data.settledAt,
+        ...references(event.data),
+        ...payerReturn(event.data),
       };
     case 'PaymentAuthorized':
       return {
@@ -131,6 +157,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         heldAmount: event.data.amount,
         payerAction: null,
         updatedAt: event.data.authorizedAt,
+        ...references(event.data),
+        ...payerReturn(event.data),
       };
     case 'PaymentDeclined':
       return {
@@ -138,8 +166,10 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         phase: 'declined',
         status: 'DECLINED',
         declineReason: event.data.reason,
+        declineCode: event.data.code,
         payerAction: null,
         updatedAt: event.data.declinedAt,
+        ...payerReturn(event.data),
       };
     case 'ThreeDSChallengeRequired':
       return {
@@ -158,7 +188,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         updatedAt: event.data.requiredAt,
       };
     case 'PaymentOutcomeUnknown':
-      return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at };
+      return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at, ...payerReturn(event.data) };
     case 'CaptureRequested':
       return {
         ...s,
@@ -180,6 +210,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         heldAmount: 0,
         settledAmount: s.settledAmount + event.data.amount,
         updatedAt: event.data.capturedAt,
+        ...references(event.data),
       };
     case 'CaptureDeclined':
       return { ...s, pendingOperation: null, updatedAt: event.data.declinedAt };
@@ -242,6 +273,15 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return unreachable;
     }
   }
+}
+
+/** Only what the event carries: an event without a reference keeps the one recorded before. */
+function references(d: { rrn?: string; arn?: string }): { rrn?: string; arn?: string } {
+  return { ...(d.rrn !== undefined ? { rrn: d.rrn } : {}), ...(d.arn !== undefined ? { arn: d.arn } : {}) };
+}
+
+function payerReturn(d: PayerReturnData): PayerReturnData {
+  return { ...(d.threeDS ? { threeDS: d.threeDS } : {}), ...(d.browser ? { browser: d.browser } : {}) };
 }
 
 export const foldPayment = (events: readonly PaymentEvent[]): PaymentState =>

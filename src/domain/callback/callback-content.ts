@@ -1,0 +1,144 @@
+/**
+ * What a merchant is told about a payment event: the S2S CARD callback body (spec Events item 2,
+ * decisions.md §3). Pure: the notifier folds the stream, asks this function for the fields,
+ * encodes and signs them.
+ *
+ * Which events call back, and as what:
+ *
+ * | Event | action | result | status |
+ * |---|---|---|---|
+ * | PaymentSettled | SALE | SUCCESS | SETTLED |
+ * | PaymentAuthorized | SALE | SUCCESS | PENDING |
+ * | PaymentDeclined (acquirer, 3DS, redirect, timeout) | SALE | DECLINED | DECLINED |
+ * | ThreeDSChallengeRequired | SALE | REDIRECT | 3DS |
+ * | PayerRedirectRequired | SALE | REDIRECT | REDIRECT |
+ * | CaptureSucceeded | CAPTURE | SUCCESS | SETTLED |
+ * | CaptureDeclined | CAPTURE | DECLINED | unchanged (PENDING) |
+ * | PaymentVoided | VOID | SUCCESS | VOID |
+ * | VoidDeclined | VOID | DECLINED | unchanged (SETTLED) |
+ * | RefundSucceeded | CREDITVOID | SUCCESS | REFUND, or SETTLED after a partial refund |
+ * | RefundDeclined | CREDITVOID | DECLINED | unchanged |
+ * | AuthorizationReversed | CREDITVOID | SUCCESS | REVERSAL, or PENDING after a partial release |
+ * | ReversalDeclined | CREDITVOID | DECLINED | unchanged (PENDING) |
+ *
+ * No callback: PaymentInitiated and the *Requested intents (nothing was decided yet) and
+ * PaymentOutcomeUnknown (nothing is known; the reconciled outcome calls back when it is recorded).
+ */
+import type { ProtocolMapping } from '../merchant/protocol-mapping';
+import { formatMinor } from '../money';
+import type { PaymentEvent } from '../payment/events';
+import type { ExistingPayment } from '../payment/state';
+import { s2sCardPaymentHash } from '../signatures';
+import { flattenField, formDate, type FormFields } from './form-fields';
+import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
+
+export interface CallbackContext {
+  /** Merchant password: hash input, never sent. */
+  password: string;
+  /** The merchant's switches for optional fields. */
+  protocolMapping: ProtocolMapping;
+}
+
+interface Outcome {
+  action: 'SALE' | 'CAPTURE' | 'VOID' | 'CREDITVOID';
+  result: 'SUCCESS' | 'DECLINED' | 'REDIRECT';
+  /** Minor units of the operation. */
+  amount: number;
+  at: string;
+  declineReason?: string;
+}
+
+/** Null for an event merchants are not called about. */
+function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
+  switch (event.type) {
+    case 'PaymentSettled':
+      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.settledAt };
+    case 'PaymentAuthorized':
+      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.authorizedAt };
+    case 'PaymentDeclined':
+      return { action: 'SALE', result: 'DECLINED', amount: after.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'ThreeDSChallengeRequired':
+      return { action: 'SALE', result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
+    case 'PayerRedirectRequired':
+      return { action: 'SALE', result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
+    case 'CaptureSucceeded':
+      return { action: 'CAPTURE', result: 'SUCCESS', amount: event.data.amount, at: event.data.capturedAt };
+    case 'CaptureDeclined':
+      return { action: 'CAPTURE', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'PaymentVoided':
+      return { action: 'VOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.voidedAt };
+    case 'VoidDeclined':
+      return { action: 'VOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'RefundSucceeded':
+      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.refundedAt };
+    case 'RefundDeclined':
+      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'AuthorizationReversed':
+      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.reversedAt };
+    case 'ReversalDeclined':
+      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'PaymentInitiated':
+    case 'PaymentOutcomeUnknown':
+    case 'CaptureRequested':
+    case 'VoidRequested':
+    case 'CreditVoidRequested':
+      return null;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The S2S CARD callback hash (decisions.md §3); the return URL carries the same one. */
+export function s2sCardHashOf(payment: ExistingPayment, password: string): string {
+  return s2sCardPaymentHash({
+    payerEmail: payment.payer.email,
+    password,
+    transId: payment.paymentId,
+    cardMask: payment.card.mask,
+    cardToken: payment.cardSource === 'card_token' && payment.card.token ? payment.card.token : undefined,
+  });
+}
+
+/**
+ * The ordered form fields the merchant is told about this event, or null when the event is not a
+ * state change merchants are called about. `after` is the payment state right after `event`.
+ *
+ * Always: action, result, status, order_id, trans_id, trans_date (of the event, UTC), descriptor
+ * (empty until the acquirer gave one), amount (of the operation, in the currency's exponent),
+ * currency, card (mask), card_expiration_date (MM/YYYY), hash (last). When they apply:
+ * decline_reason; redirect_url, redirect_params[...] and redirect_method; customer_ip (the payer's
+ * IP, when the SALE gave one); custom_data[...] (of the latest request that carried it); then the
+ * Protocol Mapping fields the merchant switched on.
+ */
+export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
+  // Other channels have callback shapes of their own (see checkout-callback.ts).
+  if (after.channel !== 's2s_card') return null;
+  const outcome = outcomeOf(event, after);
+  if (!outcome) return null;
+
+  const fields: FormFields = [
+    ['action', outcome.action],
+    ['result', outcome.result],
+    ['status', after.status],
+    ['order_id', after.orderId],
+    ['trans_id', after.paymentId],
+    ['trans_date', formDate(outcome.at)],
+    ['descriptor', after.descriptor ?? ''],
+    ['amount', formatMinor(outcome.amount, after.currency)],
+    ['currency', after.currency],
+  ];
+  if (outcome.declineReason !== undefined) fields.push(['decline_reason', outcome.declineReason]);
+  if (outcome.result === 'REDIRECT' && after.payerAction) {
+    fields.push(['redirect_url', after.payerAction.url]);
+    flattenField('redirect_params', after.payerAction.params, fields);
+    fields.push(['redirect_method', 'POST']);
+  }
+  fields.push(['card', after.card.mask], ['card_expiration_date', cardExpirationDate(after.card)]);
+  if (after.payer.ip) fields.push(['customer_ip', after.payer.ip]);
+  if (after.customData) flattenField('custom_data', after.customData, fields);
+  fields.push(...protocolMappingFields(after, ctx.protocolMapping, 'callback'));
+  fields.push(['hash', s2sCardHashOf(after, ctx.password)]);
+  return fields;
+}

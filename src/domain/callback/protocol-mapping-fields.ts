@@ -1,0 +1,143 @@
+/**
+ * The optional fields a merchant's Protocol Mapping adds to what it is told about a payment.
+ * Callbacks and status responses share them, with one difference (spec, S2S synchronous response
+ * fields): in a callback a switched-on field without a value is sent empty, so the merchant's parser
+ * always sees the same fields; in a status response it is left out.
+ */
+import {
+  PROTOCOL_MAPPING_FIELDS,
+  type CallbackFieldSwitch,
+  type ProtocolMapping,
+} from '../merchant/protocol-mapping';
+import type { ExistingPayment } from '../payment/state';
+import type { FormFields } from './form-fields';
+
+/** What the optional fields are made of. */
+export type ProtocolMappingSource = Pick<
+  ExistingPayment,
+  'card' | 'payer' | 'recurringInit' | 'cardSource' | 'rrn' | 'arn' | 'threeDS' | 'browser'
+>;
+
+export type FieldPresence = 'callback' | 'status';
+
+/** `MM/YYYY`. */
+export const cardExpirationDate = (card: ExistingPayment['card']): string => `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
+
+/**
+ * Card-on-file discriminators of a SALE on `/post`:
+ * - `initiator`: `cardholder` (the payer is present on every SALE; `merchant` is for
+ *   merchant-initiated charges, which this channel does not make).
+ * - `source`: `new_card` when the card number was sent, `stored_card` when a `card_token` was used.
+ * - `sequence`: `initial` when this payment stores the card for later (`req_token=Y` or
+ *   `recurring_init=Y`), `subsequent` when it uses a stored card, `single` otherwise.
+ */
+export function cardOnFile(p: ProtocolMappingSource): { initiator: string; source: string; sequence: string } {
+  const stored = p.cardSource === 'card_token';
+  const storing = !stored && (p.recurringInit || p.card.token !== null);
+  return {
+    initiator: 'cardholder',
+    source: stored ? 'stored_card' : 'new_card',
+    sequence: stored ? 'subsequent' : storing ? 'initial' : 'single',
+  };
+}
+
+const text = (v: string | number | boolean | undefined): string | undefined => (v === undefined ? undefined : String(v));
+
+function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<string, string | undefined> {
+  const t = p.threeDS;
+  const b = p.browser ?? {};
+  const payer = p.payer;
+  switch (group) {
+    case 'card':
+      return { card: p.card.mask, card_expiration_date: cardExpirationDate(p.card) };
+    case 'brand':
+      return { brand: p.card.brand };
+    case 'arn_rrn':
+      return { arn: p.arn, rrn: p.rrn };
+    case 'card_on_file':
+      return cardOnFile(p);
+    case 'checkout_payment_method':
+      // Every payment of this channel is a card payment, whatever its brand.
+      return { checkout_payment_method: 'card' };
+    case 'three_ds':
+      return {
+        threeDSServerTransID: t?.threeDSServerTransID,
+        dsTransID: t?.dsTransID,
+        acsTransID: t?.acsTransID,
+        xid: t?.xid,
+        transStatus: t?.transStatus,
+        transStatusReason: t?.transStatusReason,
+        eci: t?.eci,
+        protocolVersion: t?.protocolVersion,
+        authenticationFlow: t?.authenticationFlow,
+      };
+    case 'browser':
+      return {
+        browser_color_depth: text(b.colorDepth),
+        browser_screen_height: text(b.screenHeight),
+        browser_screen_width: text(b.screenWidth),
+        browser_java_enabled: text(b.javaEnabled),
+        browser_javascript_enabled: text(b.javascriptEnabled),
+        browser_language: b.language,
+        browser_timezone_offset: text(b.timezoneOffset),
+        browser_user_agent: b.userAgent,
+        browser_accept_headers: b.acceptHeaders,
+        browser_platform: b.platform,
+      };
+    case 'wallet':
+      // No wallet payments exist yet: always without a value.
+      return { digital_wallet: undefined, pan_type: undefined };
+    case 'payer_first_name':
+      return { payer_first_name: payer.firstName };
+    case 'payer_last_name':
+      return { payer_last_name: payer.lastName };
+    case 'payer_birth_date':
+      return { payer_birth_date: payer.birthDate };
+    case 'payer_address':
+      return { payer_address: payer.address };
+    case 'payer_address2':
+      return { payer_address2: payer.address2 };
+    case 'payer_house_number':
+      return { payer_house_number: payer.houseNumber };
+    case 'payer_phone_country_code':
+      return { payer_phone_country_code: payer.phoneCountryCode };
+    case 'payer_country':
+      return { payer_country: payer.country };
+    case 'payer_state':
+      return { payer_state: payer.state };
+    case 'payer_city':
+      return { payer_city: payer.city };
+    case 'payer_district':
+      return { payer_district: payer.district };
+    case 'payer_zip':
+      return { payer_zip: payer.zip };
+    case 'payer_email':
+      return { payer_email: payer.email };
+    case 'payer_phone':
+      return { payer_phone: payer.phone };
+    case 'payer_ip':
+      return { payer_ip: payer.ip };
+    default: {
+      const unreachable: never = group;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * The switched-on fields, in the mapping's canonical order. `card` adds nothing to a callback,
+ * which always carries the card (spec Events item 2).
+ */
+export function protocolMappingFields(p: ProtocolMappingSource, mapping: ProtocolMapping, presence: FieldPresence): FormFields {
+  const out: FormFields = [];
+  for (const group of mapping.fields) {
+    if (group === 'card' && presence === 'callback') continue;
+    const values = valuesOf(p, group);
+    for (const name of PROTOCOL_MAPPING_FIELDS[group]) {
+      const value = values[name];
+      if (value !== undefined && value !== '') out.push([name, value]);
+      else if (presence === 'callback') out.push([name, '']);
+    }
+  }
+  return out;
+}
