@@ -5,6 +5,8 @@
 import path from 'node:path';
 import type { Environment } from './domain/merchant/events';
 import type { LogLevel } from './adapters/logging/json-logger';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/callback-delivery/retry-schedule';
+import { DEFAULT_URL_BLOCK_POLICY, type UrlBlockPolicy } from './domain/callback-delivery/url-block';
 
 export type EventStoreKind = 'sqlite' | 'postgres' | 'eventstoredb';
 
@@ -24,6 +26,17 @@ export interface GatewayConfig {
   payerActionTimeoutMinutes: number;
   sandboxDescriptor: string;
   sandboxLatencyMs: number;
+  /** Seconds between audit checkpoints of the event log; 0 records none. */
+  auditCheckpointIntervalSeconds: number;
+  callbacks: {
+    timeoutMs: number;
+    retryScheduleMs: number[];
+    blockPolicy: UrlBlockPolicy;
+    pollMs: number;
+    maxInFlight: number;
+    /** Whether callbacks may go to loopback and private networks (sandbox: yes; production: no). */
+    allowNonPublicAddresses: boolean;
+  };
   /** Bearer token of the `/admin` API; null derives one from the vault key. */
   adminToken: string | null;
 }
@@ -67,7 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     payerActionTimeoutMinutes: integer('PAYER_ACTION_TIMEOUT_MINUTES', env.PAYER_ACTION_TIMEOUT_MINUTES || '15', 1, 1440),
     sandboxDescriptor: (env.SANDBOX_DESCRIPTOR || 'SANDBOX*GATEWAY').slice(0, 20),
     sandboxLatencyMs: integer('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS || '0', 0, 60000),
+    auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '60', 0, 86400),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),
+    callbacks: callbackSettings(env),
   };
 }
 
@@ -75,4 +90,39 @@ function adminTokenFrom(value: string | undefined): string | null {
   if (!value) return null;
   if (value.length < 24 || /\s/.test(value)) throw new ConfigError('ADMIN_TOKEN must be at least 24 characters without spaces');
   return value;
+}
+
+function duration(name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined || value === '') return fallbackMs;
+  const parsed = parseRetrySchedule(value);
+  if (!parsed || parsed.length !== 1) throw new ConfigError(`${name} must be a duration such as 500ms, 10s, 5m or 1h (got "${value}")`);
+  return parsed[0];
+}
+
+function callbackSettings(env: NodeJS.ProcessEnv): GatewayConfig['callbacks'] {
+  let retryScheduleMs = [...DEFAULT_RETRY_SCHEDULE_MS];
+  if (env.CALLBACK_RETRY_SCHEDULE !== undefined && env.CALLBACK_RETRY_SCHEDULE !== '') {
+    const parsed = env.CALLBACK_RETRY_SCHEDULE === 'none' ? [] : parseRetrySchedule(env.CALLBACK_RETRY_SCHEDULE);
+    if (!parsed) {
+      throw new ConfigError(`CALLBACK_RETRY_SCHEDULE must be a comma-separated list of durations such as 1m,5m,1h, or none (got "${env.CALLBACK_RETRY_SCHEDULE}")`);
+    }
+    retryScheduleMs = parsed;
+  }
+  const production = (env.GATEWAY_ENV || 'sandbox') === 'production';
+  const allowPrivate = env.CALLBACK_ALLOW_PRIVATE_NETWORKS;
+  if (allowPrivate !== undefined && allowPrivate !== '' && allowPrivate !== 'true' && allowPrivate !== 'false') {
+    throw new ConfigError('CALLBACK_ALLOW_PRIVATE_NETWORKS must be true or false');
+  }
+  return {
+    timeoutMs: duration('CALLBACK_TIMEOUT', env.CALLBACK_TIMEOUT, 10_000),
+    retryScheduleMs,
+    blockPolicy: {
+      timeouts: integer('CALLBACK_BLOCK_AFTER_TIMEOUTS', env.CALLBACK_BLOCK_AFTER_TIMEOUTS || String(DEFAULT_URL_BLOCK_POLICY.timeouts), 1, 1000),
+      windowMs: duration('CALLBACK_BLOCK_WINDOW', env.CALLBACK_BLOCK_WINDOW, DEFAULT_URL_BLOCK_POLICY.windowMs),
+      blockMs: duration('CALLBACK_BLOCK_FOR', env.CALLBACK_BLOCK_FOR, DEFAULT_URL_BLOCK_POLICY.blockMs),
+    },
+    pollMs: integer('NOTIFIER_POLL_MS', env.NOTIFIER_POLL_MS || '1000', 10, 600_000),
+    maxInFlight: integer('CALLBACK_MAX_IN_FLIGHT', env.CALLBACK_MAX_IN_FLIGHT || '256', 1, 10_000),
+    allowNonPublicAddresses: allowPrivate ? allowPrivate === 'true' : !production,
+  };
 }

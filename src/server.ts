@@ -12,14 +12,18 @@ import type { MerchantCredentials } from './application/merchant-service';
 import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
 import { startReconciler } from './workers/reconciler';
+import { startAuditCheckpointer } from './workers/audit-checkpointer';
+import type { Notifier } from './application/callbacks/notifier';
 
-export type Role = 'all' | 'api' | 'projector';
+export type Role = 'all' | 'api' | 'projector' | 'notifier';
 
 export interface RunningGateway {
   gateway: Gateway;
   server: Server | null;
   baseUrl: string;
   demoMerchant: MerchantCredentials | null;
+  /** Present in the roles that deliver callbacks (all, notifier). */
+  notifier: Notifier | null;
   stop(): Promise<void>;
 }
 
@@ -56,6 +60,24 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
       logger: gateway.logger,
     });
     stops.push(() => reconciler.stop());
+    if (config.auditCheckpointIntervalSeconds > 0) {
+      const checkpointer = startAuditCheckpointer({
+        store: gateway.rawStore,
+        clock: gateway.clock,
+        logger: gateway.logger,
+        intervalMs: config.auditCheckpointIntervalSeconds * 1000,
+      });
+      stops.push(() => checkpointer.stop());
+    }
+  }
+  let notifier: Notifier | null = null;
+  if (role === 'all' || role === 'notifier') {
+    // On the HTTP thread in `all`, unlike the projector: its appends then share the API's writer
+    // thread and group commits. From a thread of its own, with a second SQLite writer connection,
+    // lock waits made it fall behind a sustained SALE load (docs/benchmarks.md).
+    notifier = gateway.notifier;
+    await notifier.start();
+    stops.push(() => gateway.notifier.stop());
   }
   let server: Server | null = null;
   let demoMerchant: MerchantCredentials | null = null;
@@ -76,6 +98,7 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
     server,
     baseUrl,
     demoMerchant,
+    notifier,
     async stop() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       for (const stop of stops) await stop();

@@ -13,7 +13,10 @@ export type DomainErrorCode =
   | 'operation_in_progress'
   | 'unexpected_outcome'
   | 'merchant_exists'
-  | 'merchant_not_found';
+  | 'merchant_not_found'
+  | 'callback_not_found'
+  | 'callback_not_due'
+  | 'callback_in_flight';
 
 export class DomainError extends Error {
   constructor(

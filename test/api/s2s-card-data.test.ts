@@ -4,10 +4,20 @@
  * read-model row and no log line, and no CVV is kept anywhere. The mask does appear in events.
  */
 import { expect } from 'chai';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { sql } from 'kysely';
 import { TEST_CVV, TEST_PAN, forEachStore, type TestGateway } from '../support/gateway-harness';
 
-const READ_MODEL_TABLES = ['payments', 'transactions', 'merchants', 'projection_checkpoints'] as const;
+const READ_MODEL_TABLES = [
+  'payments',
+  'transactions',
+  'merchants',
+  'callback_deliveries',
+  'callback_attempts',
+  'ledger_postings',
+  'ledger_payments',
+  'projection_checkpoints',
+] as const;
 const MASK = '411111******1111';
 
 /** Every key of every object inside `value` (JSON strings inside are parsed and walked too). */
@@ -70,9 +80,13 @@ async function everything(h: TestGateway) {
 forEachStore(
   'S2S CARD card data hygiene',
   (h) => {
+    const receiver = new CallbackReceiver();
     before(async function () {
-      const merchant = await h().createMerchant();
-      const dms = await h().createMerchant({ paymentMode: 'DMS' });
+      // Callbacks flow too: what the merchant is told must be as clean as what is stored.
+      await receiver.start();
+      await h().gateway.notifier.start();
+      const merchant = await h().createMerchant({ notificationUrl: receiver.url });
+      const dms = await h().createMerchant({ paymentMode: 'DMS', notificationUrl: receiver.url });
       const tokenised = await h().sale(merchant, { req_token: 'Y' });
       const token: string = tokenised.body.card_token;
       const noCard = { card_number: undefined, card_exp_month: undefined, card_exp_year: undefined, card_cvv2: undefined };
@@ -99,7 +113,21 @@ forEachStore(
       await h().sale(merchant, { order_amount: '0' });
       await h().sale(merchant, { card_exp_year: '2020' });
       await h().postMultipart(h().saleFields(merchant, { action: 'sale' }));
+      await h().gateway.notifier.catchUp();
       await h().gateway.readModels.catchUpToHead();
+    });
+    after(async () => {
+      await receiver.stop();
+    });
+
+    it('callbacks carry the mask, never the card number or the CVV', () => {
+      expect(receiver.received.length).to.be.greaterThan(5);
+      for (const callback of receiver.received) {
+        expect(callback.body).not.to.include(TEST_PAN);
+        expect([...callback.fields.keys()].filter((k) => /cvv|cvc/i.test(k))).to.deep.equal([]);
+        expect([...callback.fields.values()]).not.to.include(TEST_CVV);
+        expect(callback.fields.get('card')).to.equal(MASK);
+      }
     });
 
     it('the run produced events, rows and log lines to look at', async () => {

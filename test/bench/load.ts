@@ -77,7 +77,12 @@ const CARD_NUMBER = '4111111111111111';
  * Builds SALE bodies as prefix + order_id + suffix. The order_id has a fixed width, so every body
  * has the same length, and the hash is computed once: it does not cover order_id.
  */
-export function saleBodyFactory(input: SaleFormInput, runTag: string): { next(): string; sample(): string } {
+export function saleBodyFactory(
+  input: SaleFormInput,
+  runTag: string,
+  /** Further fields every SALE carries (e.g. a notification_url). */
+  extraFields: Record<string, string> = {},
+): { next(): string; sample(): string } {
   const hash = saleCardHash({ payerEmail: PAYER_EMAIL, password: input.password, cardNumber: CARD_NUMBER });
   const head = new URLSearchParams({ action: 'SALE', client_key: input.clientKey }).toString();
   const tail = new URLSearchParams({
@@ -100,6 +105,7 @@ export function saleBodyFactory(input: SaleFormInput, runTag: string): { next():
     payer_ip: '203.0.113.10',
     term_url_3ds: 'https://merchant.example.com/3ds-return',
     hash,
+    ...extraFields,
   }).toString();
   const prefix = `${head}&order_id=bench-${runTag}-`;
   const suffix = `&${tail}`;

@@ -32,6 +32,7 @@ import { ApiError, errors, type FieldError } from '../errors';
 import { normalizeForm, type FormBody } from '../form';
 import { compileValidator, type Validator } from '../validation';
 import type Ajv from 'ajv';
+import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
 import { byOrderSchema, byTransIdSchema, captureSchema, creditVoidSchema, saleSchema } from './schemas';
 import { saleResponse, statusResponse, transDate, viewOf, type PaymentView } from './responses';
 
@@ -50,6 +51,8 @@ export interface S2sDeps {
   clock: Clock;
   environment: Environment;
   ajv: Ajv;
+  /** Refuses notification URLs callbacks could never reach. */
+  notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
 }
 
 /** Exhaustive and case-sensitive: anything else is 404 (spec, S2S section). */
@@ -170,6 +173,12 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
   if (kind === 'authorization' && merchant.paymentMode === 'SMS') throw errors.actionNotSupported();
   if (kind === 'sale' && merchant.paymentMode === 'DMS') throw errors.actionNotSupported();
 
+  const notificationUrl = str(form, 'notification_url');
+  if (notificationUrl !== undefined) {
+    const problem = await deps.notificationUrls.problem(notificationUrl);
+    if (problem) throw errors.invalid([errors.field('notification_url', problem)]);
+  }
+
   const payer: PayerSnapshot = {};
   const payerFields: [keyof PayerSnapshot, string][] = [
     ['firstName', 'payer_first_name'],
@@ -183,6 +192,10 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
     ['zip', 'payer_zip'],
     ['ip', 'payer_ip'],
     ['birthDate', 'payer_birth_date'],
+    ['address2', 'payer_address2'],
+    ['houseNumber', 'payer_house_number'],
+    ['phoneCountryCode', 'payer_phone_country_code'],
+    ['district', 'payer_district'],
   ];
   for (const [key, field] of payerFields) {
     const v = str(form, field);
@@ -200,7 +213,7 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
       card,
       payer,
       termUrl3ds: str(form, 'term_url_3ds') ?? null,
-      notificationUrl: str(form, 'notification_url') ?? null,
+      notificationUrl: notificationUrl ?? null,
       customData: (form.custom_data as Record<string, unknown>) ?? null,
       parameters: (form.parameters as Record<string, unknown>) ?? null,
       recurringInit,
@@ -220,11 +233,11 @@ async function transStatus(deps: S2sDeps, { form, merchant }: ActionContext) {
   requireHash(form, transIdHash(transId, merchant.password));
   const caughtUp = await deps.queries.catchUpToHead();
   const view = await deps.queries.paymentView(transId);
-  if (view && view.merchantId === merchant.merchantId) return statusResponse('GET_TRANS_STATUS', view);
+  if (view && view.merchantId === merchant.merchantId) return statusResponse('GET_TRANS_STATUS', view, merchant.protocolMapping);
   // Read models behind (projector stopped or slow): the stream itself still knows the payment.
   const payment = caughtUp ? null : await currentPayment(deps, merchant, transId);
   if (!payment) throw errors.transactionNotFound();
-  return statusResponse('GET_TRANS_STATUS', viewOf(payment));
+  return statusResponse('GET_TRANS_STATUS', viewOf(payment), merchant.protocolMapping);
 }
 
 async function transStatusByOrder(deps: S2sDeps, { form, merchant }: ActionContext) {
@@ -233,7 +246,7 @@ async function transStatusByOrder(deps: S2sDeps, { form, merchant }: ActionConte
   await deps.queries.catchUpToHead();
   const view = await deps.queries.latestPaymentViewByOrder(merchant.merchantId, orderId);
   if (!view) throw errors.orderNotFound();
-  return statusResponse('GET_TRANS_STATUS_BY_ORDER', view);
+  return statusResponse('GET_TRANS_STATUS_BY_ORDER', view, merchant.protocolMapping);
 }
 
 function optionalAmount(form: FormBody, name: string, currency: string): { minor: number; text: string } | null {

@@ -1,0 +1,152 @@
+/**
+ * Callback deliveries as operators and notifiers query them: one row per delivery, folded with
+ * `evolveDelivery` (the same fold the notifier decides on), and one row per attempt.
+ */
+import type { Insertable, Transaction } from 'kysely';
+import type { StoredEvent } from '../src/application/ports/event-store';
+import { CALLBACK_EVENT_TYPES, type CallbackEvent } from '../src/domain/callback-delivery/events';
+import { evolveDelivery, initialDeliveryState, type DeliveryState, type ExistingDelivery } from '../src/domain/callback-delivery/state';
+import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
+import { chunked, rowsPerStatement, takeExcluded } from './database';
+import type { Projection } from './projector';
+import type { ReadModelDatabase } from './schema';
+
+export const CALLBACK_DELIVERIES_PROJECTION = 'callback_deliveries';
+
+const TYPES: ReadonlySet<string> = new Set(CALLBACK_EVENT_TYPES);
+
+const DELIVERY_COLUMNS = [
+  'payment_id',
+  'merchant_id',
+  'source_event_type',
+  'url',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'lease_until',
+  'last_status_code',
+  'last_error',
+  'scheduled_at',
+  'delivered_at',
+  'updated_at',
+  'state',
+] as const satisfies readonly (keyof CallbackDeliveriesTable)[];
+
+/** An attempt row learns its start and its end from different events, maybe in different batches. */
+const ATTEMPT_FINISH_COLUMNS = ['finished_at', 'status_code', 'latency_ms', 'error', 'timed_out', 'outcome'] as const;
+
+function deliveryRow(state: ExistingDelivery, position: bigint): Insertable<CallbackDeliveriesTable> {
+  return {
+    delivery_id: state.deliveryId,
+    payment_id: state.paymentId,
+    merchant_id: state.merchantId,
+    source_event_type: state.sourceEventType,
+    url: state.url,
+    status: state.status,
+    attempts: state.attempts,
+    next_attempt_at: state.nextAttemptAt,
+    lease_until: state.leaseUntil,
+    last_status_code: state.lastStatusCode,
+    last_error: state.lastError,
+    scheduled_at: state.scheduledAt,
+    delivered_at: state.deliveredAt,
+    updated_at: state.updatedAt,
+    scheduled_position: position,
+    state: JSON.stringify(state),
+  };
+}
+
+export function callbackDeliveriesProjection(): Projection {
+  return {
+    name: CALLBACK_DELIVERIES_PROJECTION,
+    tables: ['callback_deliveries', 'callback_attempts'],
+    async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
+      const relevant = events.filter((e) => TYPES.has(e.type));
+      if (relevant.length === 0) return;
+
+      const ids = [...new Set(relevant.map((e) => String(e.data.deliveryId)))];
+      const states = new Map<string, DeliveryState>();
+      const positions = new Map<string, bigint>();
+      for (const part of chunked(ids, 5_000)) {
+        const rows = await trx
+          .selectFrom('callback_deliveries')
+          .select(['delivery_id', 'state'])
+          .where('delivery_id', 'in', part)
+          .execute();
+        for (const row of rows) states.set(row.delivery_id, JSON.parse(row.state) as ExistingDelivery);
+      }
+
+      const changed = new Set<string>();
+      const attempts = new Map<string, Insertable<CallbackAttemptsTable>>();
+      const attemptRow = (deliveryId: string, attempt: number, url: string) => {
+        const key = `${deliveryId}#${attempt}`;
+        let row = attempts.get(key);
+        if (!row) {
+          row = { delivery_id: deliveryId, attempt, url, started_at: null, finished_at: null, status_code: null, latency_ms: null, error: null, timed_out: 0, outcome: 'in_flight' };
+          attempts.set(key, row);
+        }
+        return row;
+      };
+
+      for (const stored of relevant) {
+        const event = { type: stored.type, data: stored.data } as unknown as CallbackEvent;
+        const id = event.data.deliveryId;
+        const before = states.get(id) ?? initialDeliveryState();
+        const after = evolveDelivery(before, event);
+        if (event.type === 'CallbackScheduled') positions.set(id, stored.position);
+        if (after === before || !after.exists) continue;
+        states.set(id, after);
+        changed.add(id);
+        switch (event.type) {
+          case 'CallbackAttemptStarted':
+            attemptRow(id, event.data.attempt, after.url).started_at = event.data.startedAt;
+            break;
+          case 'CallbackAttemptFailed':
+            Object.assign(attemptRow(id, event.data.attempt, after.url), {
+              finished_at: event.data.failedAt,
+              status_code: event.data.statusCode,
+              latency_ms: event.data.latencyMs === null ? null : Math.round(event.data.latencyMs),
+              error: event.data.error,
+              timed_out: event.data.timedOut ? 1 : 0,
+              outcome: 'failure',
+            });
+            break;
+          case 'CallbackDelivered':
+            Object.assign(attemptRow(id, event.data.attempt, after.url), {
+              finished_at: event.data.deliveredAt,
+              status_code: event.data.statusCode,
+              latency_ms: Math.round(event.data.latencyMs),
+              error: null,
+              timed_out: 0,
+              outcome: 'success',
+            });
+            break;
+          default:
+            break;
+        }
+      }
+
+      const rows: Insertable<CallbackDeliveriesTable>[] = [];
+      for (const id of changed) {
+        const state = states.get(id);
+        // The scheduled position only matters on insert; an update keeps the stored one.
+        if (state?.exists) rows.push(deliveryRow(state, positions.get(id) ?? 0n));
+      }
+      for (const part of chunked(rows, rowsPerStatement(DELIVERY_COLUMNS.length + 2))) {
+        await trx
+          .insertInto('callback_deliveries')
+          .values(part)
+          .onConflict((oc) => oc.column('delivery_id').doUpdateSet(takeExcluded(DELIVERY_COLUMNS)))
+          .execute();
+      }
+      const attemptRows = [...attempts.values()];
+      for (const part of chunked(attemptRows, rowsPerStatement(10))) {
+        await trx
+          .insertInto('callback_attempts')
+          .values(part)
+          .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doUpdateSet(takeExcluded(ATTEMPT_FINISH_COLUMNS)))
+          .execute();
+      }
+    },
+  };
+}
