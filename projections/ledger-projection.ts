@@ -1,0 +1,130 @@
+/**
+ * The ledger: every money movement of a payment as a balanced posting set (one per event, keyed by
+ * the event id), per merchant and currency. What each event posts is decided by the pure rules in
+ * src/domain/ledger/posting-rules.ts; this file only loads what they need to remember about each
+ * payment (`ledger_payments`), runs them over the batch and writes the result.
+ *
+ * Like the transactions projection it keeps its own per-payment facts, so it never depends on how
+ * far another projection has got.
+ */
+import type { Insertable, Transaction } from 'kysely';
+import type { StoredEvent } from '../src/application/ports/event-store';
+import { type LedgerPayment, postEvent } from '../src/domain/ledger/posting-rules';
+import type { PaymentKind } from '../src/domain/payment/events';
+import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { LEDGER_TABLES, type LedgerPaymentsTable, type LedgerPostingsTable } from './ledger-schema';
+import { asPaymentEvent, isPaymentEvent } from './payments-projection';
+import type { Projection } from './projector';
+import type { ReadModelDatabase } from './schema';
+
+export const LEDGER_PROJECTION = 'ledger';
+
+type PostingRow = Insertable<LedgerPostingsTable>;
+type PaymentRow = Insertable<LedgerPaymentsTable>;
+
+const POSTING_COLUMN_COUNT = 11;
+const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
+const PAYMENT_COLUMN_COUNT = 8;
+
+export function ledgerPaymentOfRow(row: {
+  payment_id: string;
+  merchant_id: string;
+  currency: string;
+  kind: string;
+  initiated_at: string;
+  outcome: string;
+  decided_at: string | null;
+  held_amount: number | string;
+}): LedgerPayment {
+  return {
+    paymentId: row.payment_id,
+    merchantId: row.merchant_id,
+    currency: row.currency,
+    kind: row.kind as PaymentKind,
+    initiatedAt: row.initiated_at,
+    outcome: row.outcome as LedgerPayment['outcome'],
+    decidedAt: row.decided_at,
+    heldAmount: Number(row.held_amount),
+  };
+}
+
+function paymentRowOf(p: LedgerPayment): PaymentRow {
+  return {
+    payment_id: p.paymentId,
+    merchant_id: p.merchantId,
+    currency: p.currency,
+    kind: p.kind,
+    initiated_at: p.initiatedAt,
+    outcome: p.outcome,
+    decided_at: p.decidedAt,
+    held_amount: p.heldAmount,
+  };
+}
+
+export function ledgerProjection(): Projection {
+  return {
+    name: LEDGER_PROJECTION,
+    tables: LEDGER_TABLES,
+    async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
+      const relevant = events.filter(isPaymentEvent);
+      if (relevant.length === 0) return;
+
+      // A payment whose first event here is PaymentInitiated is new: nothing to load for it.
+      const firstType = new Map<string, string>();
+      for (const e of relevant) if (!firstType.has(String(e.data.paymentId))) firstType.set(String(e.data.paymentId), e.type);
+      const toLoad = [...firstType].filter(([, type]) => type !== 'PaymentInitiated').map(([id]) => id);
+      const payments = new Map<string, LedgerPayment>();
+      for (const part of chunked(toLoad, 5_000)) {
+        const rows = await trx.selectFrom('ledger_payments').selectAll().where('payment_id', 'in', part).execute();
+        for (const row of rows) payments.set(row.payment_id, ledgerPaymentOfRow(row));
+      }
+
+      const changed = new Set<string>();
+      const postings: PostingRow[] = [];
+      for (const stored of relevant) {
+        const event = asPaymentEvent(stored);
+        const id = event.data.paymentId;
+        const before = payments.get(id) ?? null;
+        const { payment, lines, occurredAt } = postEvent(before, event);
+        if (!payment) continue; // an event of a payment never initiated: nothing to post it against
+        if (payment !== before) {
+          payments.set(id, payment);
+          changed.add(id);
+        }
+        const operationId = 'operationId' in event.data ? event.data.operationId : null;
+        lines.forEach((line, index) => {
+          postings.push({
+            posting_set_id: stored.id,
+            line: index,
+            merchant_id: payment.merchantId,
+            currency: payment.currency,
+            account: line.account,
+            amount: line.amount,
+            payment_id: id,
+            operation_id: operationId,
+            event_type: stored.type,
+            event_position: stored.position,
+            occurred_at: occurredAt,
+          });
+        });
+      }
+
+      const rows = [...changed].map((id) => paymentRowOf(payments.get(id)!));
+      for (const part of chunked(rows, rowsPerStatement(PAYMENT_COLUMN_COUNT))) {
+        await trx
+          .insertInto('ledger_payments')
+          .values(part)
+          .onConflict((oc) => oc.column('payment_id').doUpdateSet(takeExcluded(PAYMENT_UPDATABLE_COLUMNS)))
+          .execute();
+      }
+      for (const part of chunked(postings, rowsPerStatement(POSTING_COLUMN_COUNT))) {
+        // A posting set is the event's: one already written stays as it is.
+        await trx
+          .insertInto('ledger_postings')
+          .values(part)
+          .onConflict((oc) => oc.columns(['posting_set_id', 'line']).doNothing())
+          .execute();
+      }
+    },
+  };
+}

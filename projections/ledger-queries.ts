@@ -1,0 +1,128 @@
+/**
+ * Reading the ledger: balances per merchant, currency and account as of a time, a payment's
+ * postings and balances, and the posting sets that do not sum to zero (there should be none).
+ * Sums are cast back to bigint in SQL, so both dialects hand back numbers of minor units.
+ */
+import { type Kysely, sql } from 'kysely';
+import { LEDGER_ACCOUNTS, type LedgerAccount } from '../src/domain/ledger/accounts';
+import type { ReadModelDatabase } from './schema';
+
+export interface LedgerBalance {
+  merchantId: string;
+  currency: string;
+  account: LedgerAccount;
+  /** Signed minor units. */
+  balance: number;
+}
+
+export interface BalanceFilter {
+  merchantId?: string;
+  currency?: string;
+  /** Inclusive: postings whose business time is at or before it. Absent: everything. */
+  asOf?: Date;
+}
+
+export interface LedgerPosting {
+  postingSetId: string;
+  line: number;
+  merchantId: string;
+  currency: string;
+  account: LedgerAccount;
+  amount: number;
+  paymentId: string;
+  operationId: string | null;
+  eventType: string;
+  occurredAt: string;
+}
+
+export type AccountBalances = Record<LedgerAccount, number>;
+
+export interface PaymentLedger {
+  postings: LedgerPosting[];
+  /** Every account, 0 where the payment posted nothing. */
+  balances: AccountBalances;
+}
+
+const sumOfAmounts = sql<number>`cast(sum(amount) as bigint)`;
+
+export const zeroBalances = (): AccountBalances =>
+  Object.fromEntries(LEDGER_ACCOUNTS.map((account) => [account, 0])) as AccountBalances;
+
+/** Balance of every account with postings, ordered by merchant, currency and account. */
+export async function ledgerBalances(db: Kysely<ReadModelDatabase>, filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
+  let query = db
+    .selectFrom('ledger_postings')
+    .select(['merchant_id', 'currency', 'account', sumOfAmounts.as('balance')])
+    .groupBy(['merchant_id', 'currency', 'account'])
+    .orderBy('merchant_id')
+    .orderBy('currency')
+    .orderBy('account');
+  if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+  if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
+  // Event times are ISO-8601 UTC strings of one shape, so comparing the text compares the instants.
+  if (filter.asOf !== undefined) query = query.where('occurred_at', '<=', filter.asOf.toISOString());
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    merchantId: row.merchant_id,
+    currency: row.currency,
+    account: row.account as LedgerAccount,
+    balance: Number(row.balance),
+  }));
+}
+
+/** A payment's postings in the order they happened, and its balance on every account. */
+export async function paymentLedger(db: Kysely<ReadModelDatabase>, paymentId: string): Promise<PaymentLedger> {
+  const rows = await db
+    .selectFrom('ledger_postings')
+    .select(['posting_set_id', 'line', 'merchant_id', 'currency', 'account', 'amount', 'payment_id', 'operation_id', 'event_type', 'occurred_at'])
+    .where('payment_id', '=', paymentId)
+    .orderBy('event_position')
+    .orderBy('line')
+    .execute();
+  const balances = zeroBalances();
+  const postings = rows.map((row): LedgerPosting => {
+    const amount = Number(row.amount);
+    const account = row.account as LedgerAccount;
+    balances[account] = (balances[account] ?? 0) + amount;
+    return {
+      postingSetId: row.posting_set_id,
+      line: Number(row.line),
+      merchantId: row.merchant_id,
+      currency: row.currency,
+      account,
+      amount,
+      paymentId: row.payment_id,
+      operationId: row.operation_id,
+      eventType: row.event_type,
+      occurredAt: row.occurred_at,
+    };
+  });
+  return { postings, balances };
+}
+
+/** Balances of every payment with postings, keyed by payment id: one query for a whole check. */
+export async function balancesByPayment(db: Kysely<ReadModelDatabase>): Promise<Map<string, AccountBalances>> {
+  const rows = await db
+    .selectFrom('ledger_postings')
+    .select(['payment_id', 'account', sumOfAmounts.as('balance')])
+    .groupBy(['payment_id', 'account'])
+    .execute();
+  const result = new Map<string, AccountBalances>();
+  for (const row of rows) {
+    let balances = result.get(row.payment_id);
+    if (!balances) result.set(row.payment_id, (balances = zeroBalances()));
+    balances[row.account as LedgerAccount] = Number(row.balance);
+  }
+  return result;
+}
+
+/** Posting sets whose lines do not sum to zero, with their sum; empty when the ledger balances. */
+export async function unbalancedPostingSets(db: Kysely<ReadModelDatabase>): Promise<{ postingSetId: string; sum: number }[]> {
+  const rows = await db
+    .selectFrom('ledger_postings')
+    .select(['posting_set_id', sumOfAmounts.as('total')])
+    .groupBy('posting_set_id')
+    .having(sql`sum(amount)`, '<>', 0)
+    .execute();
+  return rows.map((row) => ({ postingSetId: row.posting_set_id, sum: Number(row.total) }));
+}

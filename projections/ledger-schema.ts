@@ -1,0 +1,229 @@
+/**
+ * Tables and analyst views of the ledger projection (docs/ledger.md describes them for analysts).
+ * Same conventions as the other read models: amounts are 64-bit integers of minor units, times the
+ * ISO-8601 UTC strings the events carry (so `substr(t, 1, 10)` is the UTC day on both dialects),
+ * positions bigint and only compared inside SQL.
+ */
+import { type ColumnType, type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { PositionColumn, ReadModelDatabase } from './schema';
+
+export interface LedgerPostingsTable {
+  /** Id of the event that moved the money: one posting set per event. */
+  posting_set_id: string;
+  /** 0-based line within the set. */
+  line: number;
+  merchant_id: string;
+  currency: string;
+  account: string;
+  /** Signed minor units: positive adds to the account's balance, negative takes from it. */
+  amount: number;
+  payment_id: string;
+  /** Capture, void, refund or reversal id; null for the payment's own sale or authorization. */
+  operation_id: string | null;
+  event_type: string;
+  event_position: PositionColumn;
+  /** Business time of the event (when the acquirer answered), not when the store recorded it. */
+  occurred_at: string;
+}
+
+export interface LedgerPaymentsTable {
+  payment_id: string;
+  merchant_id: string;
+  currency: string;
+  kind: string;
+  initiated_at: string;
+  /** pending, approved or declined. */
+  outcome: string;
+  decided_at: string | null;
+  /** The hold still open: equals the payment's `authorized_holds` balance. */
+  held_amount: number;
+}
+
+/** A view: nothing is ever written to it. */
+type ViewColumn<T> = ColumnType<T, never, never>;
+
+export interface DailyVolumeView {
+  merchant_id: ViewColumn<string>;
+  currency: ViewColumn<string>;
+  /** UTC day, YYYY-MM-DD. */
+  day: ViewColumn<string>;
+  settled_count: ViewColumn<number>;
+  settled_amount: ViewColumn<number>;
+  refund_count: ViewColumn<number>;
+  refunded_amount: ViewColumn<number>;
+  void_count: ViewColumn<number>;
+  voided_amount: ViewColumn<number>;
+  /** settled - refunded - voided. */
+  net_amount: ViewColumn<number>;
+}
+
+export interface ApprovalRateView {
+  merchant_id: ViewColumn<string>;
+  currency: ViewColumn<string>;
+  approved_count: ViewColumn<number>;
+  declined_count: ViewColumn<number>;
+  /** approved / (approved + declined), between 0 and 1. */
+  approval_rate: ViewColumn<number>;
+}
+
+export interface DailyApprovalRateView extends ApprovalRateView {
+  day: ViewColumn<string>;
+}
+
+export interface RefundRateView {
+  merchant_id: ViewColumn<string>;
+  currency: ViewColumn<string>;
+  settled_count: ViewColumn<number>;
+  settled_amount: ViewColumn<number>;
+  refund_count: ViewColumn<number>;
+  refunded_amount: ViewColumn<number>;
+  /** refunded_amount / settled_amount; null before anything settled. */
+  refund_amount_rate: ViewColumn<number | null>;
+  /** refund_count / settled_count; null before anything settled. */
+  refund_count_rate: ViewColumn<number | null>;
+}
+
+export interface LedgerTables {
+  ledger_postings: LedgerPostingsTable;
+  ledger_payments: LedgerPaymentsTable;
+  v_daily_volume: DailyVolumeView;
+  v_approval_rate: ApprovalRateView;
+  v_approval_rate_daily: DailyApprovalRateView;
+  v_refund_rate: RefundRateView;
+}
+
+export const LEDGER_TABLES = ['ledger_postings', 'ledger_payments'] as const;
+
+/**
+ * SQL that reads the same on SQLite and PostgreSQL: sums are cast back to bigint (PostgreSQL sums
+ * bigints into numeric, which its driver hands back as text) and rates to double precision.
+ */
+const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded')`;
+const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
+const voidLine = `account = 'merchant_receivable' and event_type = 'PaymentVoided'`;
+const countWhere = (condition: string) => `cast(sum(case when ${condition} then 1 else 0 end) as bigint)`;
+const sumWhere = (condition: string, sign = '') => `cast(sum(case when ${condition} then ${sign}amount else 0 end) as bigint)`;
+const rate = (numerator: string, denominator: string) => `cast(${numerator} as double precision) / nullif(${denominator}, 0)`;
+
+export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
+  v_daily_volume: `
+    select merchant_id, currency, substr(occurred_at, 1, 10) as day,
+      ${countWhere(settledLine)} as settled_count,
+      ${sumWhere(settledLine)} as settled_amount,
+      ${countWhere(refundLine)} as refund_count,
+      ${sumWhere(refundLine, '-')} as refunded_amount,
+      ${countWhere(voidLine)} as void_count,
+      ${sumWhere(voidLine, '-')} as voided_amount,
+      ${sumWhere(`account = 'merchant_receivable'`)} as net_amount
+    from ledger_postings
+    where account = 'merchant_receivable'
+    group by merchant_id, currency, substr(occurred_at, 1, 10)`,
+  v_approval_rate: `
+    select merchant_id, currency,
+      ${countWhere(`outcome = 'approved'`)} as approved_count,
+      ${countWhere(`outcome = 'declined'`)} as declined_count,
+      ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
+    from ledger_payments
+    where outcome in ('approved', 'declined')
+    group by merchant_id, currency`,
+  v_approval_rate_daily: `
+    select merchant_id, currency, substr(decided_at, 1, 10) as day,
+      ${countWhere(`outcome = 'approved'`)} as approved_count,
+      ${countWhere(`outcome = 'declined'`)} as declined_count,
+      ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
+    from ledger_payments
+    where outcome in ('approved', 'declined')
+    group by merchant_id, currency, substr(decided_at, 1, 10)`,
+  v_refund_rate: `
+    select merchant_id, currency,
+      ${countWhere(settledLine)} as settled_count,
+      ${sumWhere(settledLine)} as settled_amount,
+      ${countWhere(refundLine)} as refund_count,
+      ${sumWhere(refundLine, '-')} as refunded_amount,
+      ${rate(sumWhere(refundLine, '-'), sumWhere(settledLine))} as refund_amount_rate,
+      ${rate(countWhere(refundLine), countWhere(settledLine))} as refund_count_rate
+    from ledger_postings
+    where account = 'merchant_receivable'
+    group by merchant_id, currency`,
+};
+
+export async function createLedgerTables(db: Kysely<ReadModelDatabase>): Promise<void> {
+  await db.schema
+    .createTable('ledger_postings')
+    .ifNotExists()
+    .addColumn('posting_set_id', 'text', (c) => c.notNull())
+    .addColumn('line', 'integer', (c) => c.notNull())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('account', 'text', (c) => c.notNull())
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('payment_id', 'text', (c) => c.notNull())
+    .addColumn('operation_id', 'text')
+    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('event_position', 'bigint', (c) => c.notNull())
+    .addColumn('occurred_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ledger_postings_pk', ['posting_set_id', 'line'])
+    .execute();
+  // "Balances of merchant X in currency C as of T" reads only this index: the amounts are in it.
+  await db.schema
+    .createIndex('ledger_postings_balance_idx')
+    .ifNotExists()
+    .on('ledger_postings')
+    .columns(['merchant_id', 'currency', 'occurred_at', 'account', 'amount'])
+    .execute();
+  await db.schema
+    .createIndex('ledger_postings_payment_idx')
+    .ifNotExists()
+    .on('ledger_postings')
+    .columns(['payment_id', 'event_position'])
+    .execute();
+
+  await db.schema
+    .createTable('ledger_payments')
+    .ifNotExists()
+    .addColumn('payment_id', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('initiated_at', 'text', (c) => c.notNull())
+    .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('decided_at', 'text')
+    .addColumn('held_amount', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('ledger_payments_merchant_idx')
+    .ifNotExists()
+    .on('ledger_payments')
+    .columns(['merchant_id', 'currency', 'decided_at'])
+    .execute();
+
+  await createLedgerViews(db);
+}
+
+/**
+ * Views hold no data, so a definition changed in code replaces the stored one on the next start.
+ * PostgreSQL has `create or replace view` for that (the migration runs under its lock); SQLite has
+ * not, so a view whose stored text differs is dropped and created again in one transaction.
+ */
+async function createLedgerViews(db: Kysely<ReadModelDatabase>): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    for (const [name, body] of Object.entries(LEDGER_VIEWS)) await sql.raw(`create or replace view ${name} as ${body}`).execute(db);
+    return;
+  }
+  for (const [name, body] of Object.entries(LEDGER_VIEWS)) {
+    const statement = `create view ${name} as ${body}`;
+    const stored = await sql<{ sql: string }>`select sql from sqlite_master where type = 'view' and name = ${name}`.execute(db);
+    // SQLite keeps the statement's text, normalising only its first words.
+    if (stored.rows[0]?.sql.endsWith(body)) continue;
+    await db.transaction().execute(async (trx) => {
+      await sql.raw(`drop view if exists ${name}`).execute(trx);
+      await sql.raw(statement).execute(trx);
+    });
+  }
+}
+
+/** Views first: PostgreSQL refuses to drop a table a view still reads. */
+export async function dropLedgerTables(db: Kysely<ReadModelDatabase>): Promise<void> {
+  for (const view of Object.keys(LEDGER_VIEWS)) await sql.raw(`drop view if exists ${view}`).execute(db);
+  for (const table of LEDGER_TABLES) await db.schema.dropTable(table).ifExists().execute();
+}

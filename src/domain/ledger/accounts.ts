@@ -1,0 +1,20 @@
+/**
+ * The ledger's chart of accounts. Every account exists once per merchant and currency; amounts are
+ * signed integer minor units of that currency, positive when they add to the account's balance and
+ * negative when they take from it. Every posting set sums to zero, so a hold or a payment can only
+ * move between accounts, never appear or vanish.
+ *
+ * Two pairs of accounts, kept apart because a hold is a promise on the payer's card and not money:
+ * - holds:  `payer_holds` (external: the card side of holds) and `authorized_holds` (open holds);
+ * - funds:  `payer_funds` (external: the card side of money) and `merchant_receivable` (money that
+ *           settled and is owed to the merchant).
+ * External accounts mirror the outside world, so their balances are normally negative.
+ */
+
+export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable'] as const;
+
+export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds']);
+
+export const isLedgerAccount = (value: string): value is LedgerAccount => (LEDGER_ACCOUNTS as readonly string[]).includes(value);

@@ -1,0 +1,182 @@
+/**
+ * Posting rules: which money (or hold) each payment event moves between the ledger's accounts.
+ * Pure and total like `evolvePayment`, but derived from the event amounts alone, independently of
+ * the payment fold, so comparing the two catches a mistake in either.
+ *
+ * One event gives at most one posting set: a list of lines whose amounts sum to zero. Events that
+ * move nothing (intents, declines, payer actions, unknown outcomes) give an empty list.
+ */
+import type { PaymentEvent, PaymentKind } from '../payment/events';
+import type { LedgerAccount } from './accounts';
+
+export interface PostingLine {
+  account: LedgerAccount;
+  /** Signed minor units: positive adds to the account's balance, negative takes from it. */
+  amount: number;
+}
+
+/** Whether the acquirer approved the payment's authorization or sale (or has not said yet). */
+export type LedgerOutcome = 'pending' | 'approved' | 'declined';
+
+/** What the rules need to remember about one payment between its events. */
+export interface LedgerPayment {
+  paymentId: string;
+  merchantId: string;
+  currency: string;
+  kind: PaymentKind;
+  initiatedAt: string;
+  outcome: LedgerOutcome;
+  /** Business time of the approval or decline; null while pending. */
+  decidedAt: string | null;
+  /** The hold still open on the payer's card: the payment's `authorized_holds` balance. */
+  heldAmount: number;
+}
+
+export interface PostingResult {
+  /** The payment after the event; null when the event concerns a payment the ledger never saw. */
+  payment: LedgerPayment | null;
+  lines: PostingLine[];
+  /** Business time of the event, which dates its postings. */
+  occurredAt: string;
+}
+
+/** Money moving from the payer's card to the merchant (a sale or capture), or back (negative). */
+const funds = (toMerchant: number): PostingLine[] => [
+  { account: 'payer_funds', amount: -toMerchant },
+  { account: 'merchant_receivable', amount: toMerchant },
+];
+
+/** A hold placed on the payer's card, or released (negative). */
+const hold = (placed: number): PostingLine[] => [
+  { account: 'payer_holds', amount: -placed },
+  { account: 'authorized_holds', amount: placed },
+];
+
+/** Lines of zero move nothing and would only clutter the postings. */
+const nonZero = (lines: PostingLine[]): PostingLine[] => lines.filter((line) => line.amount !== 0);
+
+/** Business time an event carries, whatever its field is called. */
+export function occurredAtOf(event: PaymentEvent): string {
+  switch (event.type) {
+    case 'PaymentInitiated':
+      return event.data.initiatedAt;
+    case 'PaymentSettled':
+      return event.data.settledAt;
+    case 'PaymentAuthorized':
+      return event.data.authorizedAt;
+    case 'PaymentDeclined':
+      return event.data.declinedAt;
+    case 'ThreeDSChallengeRequired':
+    case 'PayerRedirectRequired':
+      return event.data.requiredAt;
+    case 'PaymentOutcomeUnknown':
+      return event.data.at;
+    case 'CaptureRequested':
+    case 'VoidRequested':
+    case 'CreditVoidRequested':
+      return event.data.requestedAt;
+    case 'CaptureSucceeded':
+      return event.data.capturedAt;
+    case 'PaymentVoided':
+      return event.data.voidedAt;
+    case 'RefundSucceeded':
+      return event.data.refundedAt;
+    case 'AuthorizationReversed':
+      return event.data.reversedAt;
+    case 'CaptureDeclined':
+    case 'VoidDeclined':
+    case 'RefundDeclined':
+    case 'ReversalDeclined':
+      return event.data.declinedAt;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Applies one event of a payment. `payment` is what the ledger knew before (null for a payment it
+ * has not seen, which only PaymentInitiated may introduce).
+ */
+export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): PostingResult {
+  const at = occurredAtOf(event);
+  if (event.type === 'PaymentInitiated') {
+    const d = event.data;
+    // A replayed PaymentInitiated must not reset what the ledger already holds for the payment.
+    if (payment) return { payment, lines: [], occurredAt: at };
+    return {
+      payment: {
+        paymentId: d.paymentId,
+        merchantId: d.merchantId,
+        currency: d.currency,
+        kind: d.kind,
+        initiatedAt: d.initiatedAt,
+        outcome: 'pending',
+        decidedAt: null,
+        heldAmount: 0,
+      },
+      lines: [],
+      occurredAt: at,
+    };
+  }
+  if (!payment) return { payment: null, lines: [], occurredAt: at };
+  const p = payment;
+  const unchanged: PostingResult = { payment: p, lines: [], occurredAt: at };
+  switch (event.type) {
+    case 'PaymentSettled':
+      return { payment: decided(p, 'approved', at), lines: nonZero(funds(event.data.amount)), occurredAt: at };
+    case 'PaymentAuthorized': {
+      // The hold becomes the authorized amount (an earlier hold, if any, is replaced, as in the fold).
+      const placed = event.data.amount - p.heldAmount;
+      return {
+        payment: { ...decided(p, 'approved', at), heldAmount: event.data.amount },
+        lines: nonZero(hold(placed)),
+        occurredAt: at,
+      };
+    }
+    case 'PaymentDeclined':
+      return { payment: decided(p, 'declined', at), lines: [], occurredAt: at };
+    case 'CaptureSucceeded':
+      // One capture per authorization: the whole hold closes and the uncaptured rest is released.
+      return {
+        payment: { ...p, heldAmount: 0 },
+        lines: nonZero([...hold(-p.heldAmount), ...funds(event.data.amount)]),
+        occurredAt: at,
+      };
+    case 'AuthorizationReversed': {
+      // Never release more than is held, so authorized_holds cannot go negative.
+      const released = Math.min(event.data.amount, p.heldAmount);
+      return {
+        payment: { ...p, heldAmount: p.heldAmount - released },
+        lines: nonZero(hold(-released)),
+        occurredAt: at,
+      };
+    }
+    case 'PaymentVoided':
+      return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
+    case 'RefundSucceeded':
+      return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
+    case 'ThreeDSChallengeRequired':
+    case 'PayerRedirectRequired':
+    case 'PaymentOutcomeUnknown':
+    case 'CaptureRequested':
+    case 'CaptureDeclined':
+    case 'VoidRequested':
+    case 'VoidDeclined':
+    case 'CreditVoidRequested':
+    case 'RefundDeclined':
+    case 'ReversalDeclined':
+      return unchanged;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+function decided(p: LedgerPayment, outcome: 'approved' | 'declined', at: string): LedgerPayment {
+  // The first decision counts: a payment is approved or declined once.
+  if (p.outcome !== 'pending') return p;
+  return { ...p, outcome, decidedAt: at };
+}
