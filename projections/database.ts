@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, type RawBuilder, SqliteDialect, sql } from 'kysely';
 import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import type { ReadModelDatabase } from './schema';
+import { createLedgerTables, dropLedgerTables } from './ledger-schema';
+import { createCallbackTables } from './callback-deliveries-schema';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -164,6 +166,7 @@ async function createTables(db: Kysely<ReadModelDatabase>): Promise<void> {
     .addColumn('registered_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  await addMerchantColumns(db);
 
   await db.schema
     .createTable('projection_checkpoints')
@@ -172,11 +175,31 @@ async function createTables(db: Kysely<ReadModelDatabase>): Promise<void> {
     .addColumn('position', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+
+  await createCallbackTables(db);
+  await createLedgerTables(db);
+}
+
+/**
+ * Columns the merchants table gained after its first release, added to read-model databases
+ * created before them. Idempotent; on PostgreSQL it runs under the migration lock.
+ */
+async function addMerchantColumns(db: Kysely<ReadModelDatabase>): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`alter table merchants add column if not exists protocol_mapping text`.execute(db);
+    return;
+  }
+  // SQLite has no `add column if not exists`.
+  const columns = await sql<{ name: string }>`select name from pragma_table_info('merchants')`.execute(db);
+  if (!columns.rows.some((c) => c.name === 'protocol_mapping')) {
+    await sql`alter table merchants add column protocol_mapping text`.execute(db);
+  }
 }
 
 /** Drops every read-model table, for a rebuild from the event store. */
 export async function dropReadModels(db: Kysely<ReadModelDatabase>): Promise<void> {
-  for (const table of ['payments', 'transactions', 'merchants', 'projection_checkpoints']) {
+  await dropLedgerTables(db);
+  for (const table of ['payments', 'transactions', 'merchants', 'callback_deliveries', 'callback_attempts', 'projection_checkpoints']) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

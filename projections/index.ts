@@ -2,10 +2,12 @@ import { merchantsProjection } from './merchants-projection';
 import { paymentsProjection } from './payments-projection';
 import type { Projection } from './projector';
 import { transactionsProjection } from './transactions-projection';
+import { callbackDeliveriesProjection } from './callback-deliveries-projection';
+import { ledgerProjection } from './ledger-projection';
 
 /** The read models the gateway serves from, in the order a batch is applied to them. */
 export function allProjections(): Projection[] {
-  return [paymentsProjection(), transactionsProjection(), merchantsProjection()];
+  return [paymentsProjection(), transactionsProjection(), merchantsProjection(), callbackDeliveriesProjection(), ledgerProjection()];
 }
 
 export * from './schema';
@@ -13,6 +15,8 @@ export { createReadModelDb, migrateReadModels, dropReadModels, type ReadModelDbC
 export { paymentsProjection, PAYMENTS_PROJECTION } from './payments-projection';
 export { transactionsProjection, TRANSACTIONS_PROJECTION } from './transactions-projection';
 export { merchantsProjection, MERCHANTS_PROJECTION } from './merchants-projection';
+export { callbackDeliveriesProjection, CALLBACK_DELIVERIES_PROJECTION } from './callback-deliveries-projection';
+export { ledgerProjection, LEDGER_PROJECTION } from './ledger-projection';
 export { Projector, CheckpointConflictError, type Projection, type ProjectorOptions } from './projector';
 export {
   ReadModels,
@@ -21,3 +25,5 @@ export {
   type OperationRow,
   type MerchantRow,
 } from './read-models';
+export { CallbackQueries, type DeliveryRow, type AttemptRow, type ListDeliveriesFilter } from './callback-queries';
+export { workerCheckpoint } from './worker-checkpoint';

@@ -7,7 +7,8 @@ import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
 import { PAYMENT_EVENT_TYPES, type PaymentEvent } from '../src/domain/payment/events';
 import { evolvePayment, initialPaymentState, type ExistingPayment, type PaymentState } from '../src/domain/payment/state';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { upsertRows, type UpsertSpec } from './bulk-upsert';
+import { chunked } from './database';
 import type { Projection } from './projector';
 import type { PaymentsTable, ReadModelDatabase } from './schema';
 
@@ -56,7 +57,12 @@ const UPDATABLE_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentsTable)[];
 
 // payment_id and initiated_position are only written on insert.
-const COLUMN_COUNT = UPDATABLE_COLUMNS.length + 2;
+const UPSERT: UpsertSpec<'payments'> = {
+  table: 'payments',
+  columns: ['payment_id', ...UPDATABLE_COLUMNS, 'initiated_position'],
+  key: ['payment_id'],
+  update: UPDATABLE_COLUMNS,
+};
 
 /** Every column a reader gets back (initiated_position only orders rows inside SQL). */
 export const PAYMENT_COLUMNS = ['payment_id', ...UPDATABLE_COLUMNS] as const;
@@ -109,6 +115,7 @@ interface Folding {
 export function paymentsProjection(): Projection {
   return {
     name: PAYMENTS_PROJECTION,
+    tables: ['payments'],
     async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
       const relevant = events.filter(isPaymentEvent);
       if (relevant.length === 0) return;
@@ -150,13 +157,7 @@ export function paymentsProjection(): Projection {
       for (const entry of folding.values()) {
         if (entry.changed && entry.state.exists) rows.push(paymentRow(entry.state, entry.streamVersion, entry.initiatedPosition));
       }
-      for (const part of chunked(rows, rowsPerStatement(COLUMN_COUNT))) {
-        await trx
-          .insertInto('payments')
-          .values(part)
-          .onConflict((oc) => oc.column('payment_id').doUpdateSet(takeExcluded(UPDATABLE_COLUMNS)))
-          .execute();
-      }
+      await upsertRows(trx, UPSERT, rows);
     },
   };
 }

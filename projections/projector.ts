@@ -16,8 +16,17 @@ import type { ReadModelDatabase } from './schema';
 export interface Projection {
   readonly name: string;
   /**
+   * Every table whose rows only this projection's `apply` writes. `projections rebuild` replays the
+   * projection into fresh copies of exactly these tables and swaps them in; `projections verify`
+   * diffs them. A table left out would keep stale rows after a rebuild.
+   */
+  readonly tables: readonly (keyof ReadModelDatabase & string)[];
+  /**
    * Applies a batch of events in global order, inside the transaction that also advances this
-   * projection's checkpoint. Must ignore event types it does not know.
+   * projection's checkpoint. Must ignore event types it does not know. Its tables must be named
+   * through the query builder (not inside raw SQL text), so a rebuild can point them at scratch
+   * copies, and a row must depend only on the events, never on the clock or on another
+   * projection's tables, so a replay gives the same rows.
    */
   apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void>;
 }
@@ -291,23 +300,31 @@ export class Projector {
 
   private async applyTo(projection: Projection, batch: Batch): Promise<void> {
     const last = batch.events[batch.events.length - 1].position;
-    const checkpoint = this.checkpointByName.get(projection.name) ?? null;
-    if (checkpoint !== null && checkpoint >= last) return;
-    if (batch.after !== null && (checkpoint === null || checkpoint < batch.after)) {
-      // Applying would skip the events between the checkpoint and this batch.
-      throw new Error(
-        `Projection ${projection.name} is at ${checkpoint ?? 'the start'} but the batch starts after ${batch.after}`,
-      );
+    for (let conflicts = 0; ; conflicts++) {
+      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+      if (checkpoint !== null && checkpoint >= last) return;
+      if (batch.after !== null && (checkpoint === null || checkpoint < batch.after)) {
+        // Applying would skip the events between the checkpoint and this batch.
+        throw new Error(
+          `Projection ${projection.name} is at ${checkpoint ?? 'the start'} but the batch starts after ${batch.after}`,
+        );
+      }
+      const pending = checkpoint === null ? batch.events : batch.events.filter((e) => e.position > checkpoint);
+      try {
+        await this.write(projection, checkpoint, last, pending);
+        this.checkpointByName.set(projection.name, last);
+        return;
+      } catch (error) {
+        if (!(error instanceof CheckpointConflictError)) throw error;
+        // Someone else's rows are in (another projector, or a rebuild that swapped fresh tables in):
+        // take their checkpoint. When this batch covers what follows it, carry on at once.
+        await this.reloadCheckpoint(projection.name);
+        const taken = this.checkpointByName.get(projection.name) ?? null;
+        if (taken !== null && taken >= last) return;
+        const resumable = batch.after === null || (taken !== null && taken >= batch.after);
+        if (!resumable || conflicts >= 3) throw error;
+      }
     }
-    const pending = checkpoint === null ? batch.events : batch.events.filter((e) => e.position > checkpoint);
-    try {
-      await this.write(projection, checkpoint, last, pending);
-    } catch (error) {
-      // Someone else's rows are in: take their checkpoint so the next attempt continues after it.
-      if (error instanceof CheckpointConflictError) await this.reloadCheckpoint(projection.name);
-      throw error;
-    }
-    this.checkpointByName.set(projection.name, last);
   }
 
   private async write(projection: Projection, checkpoint: bigint | null, last: bigint, pending: StoredEvent[]): Promise<void> {

@@ -8,6 +8,8 @@
  * into JavaScript, where a position beyond 2^53 would lose precision.
  */
 import type { ColumnType } from 'kysely';
+import type { LedgerTables } from './ledger-schema';
+import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
 
 /** Written exactly as a bigint, only ever compared inside SQL. */
 export type PositionColumn = ColumnType<never, bigint, bigint>;
@@ -80,6 +82,8 @@ export interface MerchantsTable {
   /** JSON array of CIDR blocks. */
   ip_allowlist: string;
   refunds_enabled: number;
+  /** JSON of the merchant's ProtocolMapping; null in rows written before the column existed (all off). */
+  protocol_mapping: string | null;
   registered_at: string;
   updated_at: string;
 }
@@ -96,4 +100,12 @@ export interface ReadModelDatabase {
   transactions: TransactionsTable;
   merchants: MerchantsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
+  ledger_postings: LedgerTables['ledger_postings'];
+  ledger_payments: LedgerTables['ledger_payments'];
+  v_daily_volume: LedgerTables['v_daily_volume'];
+  v_approval_rate: LedgerTables['v_approval_rate'];
+  v_approval_rate_daily: LedgerTables['v_approval_rate_daily'];
+  v_refund_rate: LedgerTables['v_refund_rate'];
+  callback_deliveries: CallbackDeliveriesTable;
+  callback_attempts: CallbackAttemptsTable;
 }

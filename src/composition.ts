@@ -18,7 +18,7 @@ import {
   type ReadModelDatabase,
 } from '../projections';
 import { SandboxConnector } from './adapters/connectors/sandbox-connector';
-import { createEventStore } from './adapters/event-store/create-event-store';
+import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
@@ -29,6 +29,15 @@ import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
 import { registerHealthRoute } from './api/health';
 import { deriveAdminToken } from './api/admin/admin-auth';
+import { CallbackQueries, workerCheckpoint } from '../projections';
+import { HttpCallbackSender } from './adapters/http/callback-sender';
+import { Notifier } from './application/callbacks/notifier';
+import type { CallbackSender } from './application/ports/callback-sender';
+import { registerCallbackAdminRoutes } from './api/admin/callbacks-route';
+import { NotificationUrlCheck } from './application/callbacks/notification-url-check';
+import { systemResolver } from './adapters/http/dns-resolver';
+import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
+import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
 import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
 import { viewOf } from './api/s2s/responses';
@@ -37,12 +46,16 @@ import { PaymentService } from './application/payment-service';
 import { systemClock, type Clock } from './application/ports/clock';
 import type { Connector } from './application/ports/connector';
 import type { EventStore } from './application/ports/event-store';
+import { withUpcasting } from './application/upcasting';
 import type { Logger } from './application/ports/logger';
 import type { GatewayConfig } from './config';
 
 export interface Gateway {
   config: GatewayConfig;
+  /** Events in their current shape: old schema versions are upcast as they are read. */
   store: EventStore;
+  /** Events exactly as stored, for the audit (chain hashes cover the stored shape). */
+  rawStore: EventStore;
   readDb: Kysely<ReadModelDatabase>;
   readModels: ReadModels;
   /** Present when this process projects (the embedded default, or the projector role). */
@@ -54,6 +67,9 @@ export interface Gateway {
   clock: Clock;
   /** Bearer token of the `/admin` API. */
   adminToken: string;
+  /** Built in every process (operators redeliver through it); started only by the roles that deliver. */
+  notifier: Notifier;
+  callbackQueries: CallbackQueries;
   close(): Promise<void>;
 }
 
@@ -65,6 +81,8 @@ export interface BuildOptions {
   connector?: Connector;
   /** Commit SQLite appends on a writer thread (the HTTP server wants its event loop free). */
   writerThread?: boolean;
+  /** Sends callbacks; default: HTTP. */
+  callbackSender?: CallbackSender;
   /** See ProjectorOptions.gatherMs; 0 projects as soon as deliveries pause. */
   projectorGatherMs?: number;
 }
@@ -77,18 +95,24 @@ export function readModelTarget(config: GatewayConfig) {
   return { kind: 'postgres' as const, url: config.databaseUrl };
 }
 
+/** Which event store the configuration names (the CLI's audit opens it without a gateway). */
+export function eventStoreTarget(config: GatewayConfig): EventStoreConfig {
+  return {
+    kind: config.eventStore,
+    sqliteFile: path.join(config.dataDir, 'events.db'),
+    databaseUrl: config.databaseUrl ?? undefined,
+    esdbUrl: config.esdbUrl ?? undefined,
+  };
+}
+
 export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
 
-  const store = await createEventStore({
-    kind: config.eventStore,
-    sqliteFile: path.join(config.dataDir, 'events.db'),
-    databaseUrl: config.databaseUrl ?? undefined,
-    esdbUrl: config.esdbUrl ?? undefined,
-    writerThread: options.writerThread,
-  });
+  const rawStore = await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread });
+  // Everything but the audit reads events in their current shape (old schema versions upcast).
+  const store = withUpcasting(rawStore);
   const readDb = createReadModelDb(readModelTarget(config));
   await migrateReadModels(readDb);
   const projector = options.withProjector
@@ -154,17 +178,47 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     catchUpToHead: (timeoutMs) => readModels.catchUpToHead(timeoutMs),
   };
 
+  const callbackQueries = new CallbackQueries(readDb);
+  const callbackSender =
+    options.callbackSender ?? new HttpCallbackSender({ allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses });
+  const notifier = new Notifier({
+    store,
+    merchants,
+    queries: callbackQueries,
+    checkpoint: workerCheckpoint(readDb, 'notifier'),
+    sender: callbackSender,
+    clock,
+    logger,
+    settings: config.callbacks,
+  });
+
   const adminToken = config.adminToken ?? deriveAdminToken(key);
   // Each operator feature adds its `/admin` routes here.
-  const adminRoutes: AdminRouteRegistrar[] = [];
+  const adminRoutes: AdminRouteRegistrar[] = [
+    (router) =>
+      registerCallbackAdminRoutes(router, { store, queries: callbackQueries, notifier, clock, catchUp: () => readModels.catchUpToHead(2000) }),
+    (router) => registerLedgerAdminRoutes(router, { db: readDb, catchUp: () => readModels.catchUpToHead(2000) }),
+    historyRoute({ store }),
+  ];
 
   const app = createApp({
     logger,
     trustProxy: config.trustProxy,
     routes: [
       (router, ajv) =>
-        registerS2sRoutes(router, { merchants, payments, queries, clock, environment: config.environment, ajv }),
-      (router) => registerHostedRoutes(router, { payments, sandboxSecret, baseUrl: config.publicBaseUrl }),
+        registerS2sRoutes(router, {
+          merchants,
+          payments,
+          queries,
+          clock,
+          environment: config.environment,
+          ajv,
+          notificationUrls: new NotificationUrlCheck({
+            resolve: systemResolver,
+            allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
+          }),
+        }),
+      (router) => registerHostedRoutes(router, { payments, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
       (router) => registerHealthRoute(router, { store, readModels }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
@@ -173,6 +227,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   return {
     config,
     store,
+    rawStore,
     readDb,
     readModels,
     projector,
@@ -182,7 +237,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     logger,
     clock,
     adminToken,
+    notifier,
+    callbackQueries,
     async close() {
+      await notifier.stop();
+      if (!options.callbackSender) callbackSender.close();
       await projector?.stop();
       await store.close();
       await readDb.destroy();

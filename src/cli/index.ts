@@ -2,23 +2,56 @@
  * `npm run gateway -- <command>`: operator commands and the separate process roles.
  *
  *   merchant create --name N [--notification-url U] [--payment-mode SMS|DMS|SMS/DMS]
- *                   [--ip-allowlist CIDR,...] [--refunds on|off] [--json]
+ *                   [--ip-allowlist CIDR,...] [--refunds on|off]
+ *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none] [--json]
  *   merchant list [--json]
  *   merchant show <merchant_id> [--show-password] [--json]
  *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
  *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
+ *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
+ *                                  Protocol Mapping: optional callback/status fields, return URL parameters
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
  *   sign trans|order --password P --value TRANS_ID|ORDER_ID
  *                                  compute a request hash, e.g. for a first payment with curl
  *   admin-token                    print the bearer token of the /admin API
- *   api | projector | all          run one process role (all = what npm start runs)
+ *   callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json]
+ *   callbacks show <delivery_id> [--json]
+ *   callbacks redeliver <delivery_id>
+ *                                  merchant callbacks: what was sent, each attempt, send again
+ *   seed --events N [--merchants M] [--json]
+ *                                  write realistic payment histories straight into the event store
+ *   projections rebuild|verify [name...] [--json]
+ *                                  replay read models into fresh tables and swap them in, or diff them
+ *   history <trans_id> [--as-of <ISO timestamp|version>] [--json]
+ *                                  every event of a payment, and its state as of a point
+ *   ledger balances [--merchant ID] [--currency C] [--as-of ISO] [--json]
+ *                                  ledger balance per merchant, currency and account
+ *   audit verify|checkpoint [--json]
+ *                                  check the event log's hash chains and checkpoints (exit 1 when
+ *                                  broken), or record a checkpoint now
+ *   api | projector | notifier | all
+ *                                  run one process role (all = what npm start runs)
  */
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
+import { auditCommand } from './audit-command';
+import { callbacksCommand } from './callbacks-command';
+import { historyCommand } from './history-command';
+import { ledgerCommand } from './ledger-command';
+import { projectionsCommand } from './projections-command';
+import { seedCommand } from './seed-command';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import { main } from '../main';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
+import {
+  CALLBACK_FIELD_SWITCHES,
+  RETURN_PARAMETERS,
+  ProtocolMappingError,
+  parseSwitchList,
+  protocolMapping,
+  type ProtocolMapping,
+} from '../domain/merchant/protocol-mapping';
 import { isHttpUrl } from '../api/validation';
 import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
@@ -61,6 +94,34 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
   return out;
 }
 
+/** The Protocol Mapping flags given, each validated; absent flags stay undefined. */
+function mappingFlags(p: Parsed): { fields?: string[]; returnParameters?: string[] } | undefined {
+  const parse = <T extends string>(name: string, all: readonly T[], key: 'fields' | 'returnParameters') => {
+    const text = flag(p, name);
+    if (text === undefined) return undefined;
+    const chosen = parseSwitchList(text, all);
+    try {
+      protocolMapping({ [key]: chosen });
+    } catch (error) {
+      if (error instanceof ProtocolMappingError) throw new UsageError(`--${name}: ${error.message}`);
+      throw error;
+    }
+    return chosen;
+  };
+  const fields = parse('callback-fields', CALLBACK_FIELD_SWITCHES, 'fields');
+  const returnParameters = parse('return-params', RETURN_PARAMETERS, 'returnParameters');
+  if (fields === undefined && returnParameters === undefined) return undefined;
+  return { fields, returnParameters };
+}
+
+/** The merchant's mapping with the given flags applied; a flag not given keeps its current value. */
+function withMappingFlags(current: ProtocolMapping, flags: { fields?: string[]; returnParameters?: string[] }): ProtocolMapping {
+  return protocolMapping({
+    fields: flags.fields ?? current.fields,
+    returnParameters: flags.returnParameters ?? current.returnParameters,
+  });
+}
+
 function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[number]) {
   return {
     merchant_id: m.merchantId,
@@ -72,6 +133,8 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     notification_url: m.notificationUrl,
     ip_allowlist: m.ipAllowlist,
     refunds_enabled: m.refundsEnabled,
+    callback_fields: m.protocolMapping.fields,
+    return_params: m.protocolMapping.returnParameters,
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };
@@ -84,6 +147,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
     case 'create': {
       const settings = settingsFrom(p, false);
       if (!settings.name) throw new UsageError('merchant create needs --name');
+      const mapping = mappingFlags(p);
       const created = await withGateway((g) =>
         g.merchants.register({
           name: settings.name!,
@@ -91,6 +155,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
           notificationUrl: settings.notificationUrl,
           ipAllowlist: settings.ipAllowlist,
           refundsEnabled: settings.refundsEnabled,
+          protocolMapping: mapping,
         }),
       );
       print(created, json, () =>
@@ -131,9 +196,11 @@ async function merchantCommand(p: Parsed): Promise<void> {
       const id = p.positional[2];
       if (!id) throw new UsageError('merchant update needs a merchant id');
       const changes = settingsFrom(p, true);
-      if (Object.keys(changes).length === 0) throw new UsageError('merchant update: nothing to change');
+      const mapping = mappingFlags(p);
+      if (Object.keys(changes).length === 0 && !mapping) throw new UsageError('merchant update: nothing to change');
       const updated = await withGateway(async (g) => {
-        await g.merchants.requireById(id);
+        const current = await g.merchants.requireById(id);
+        if (mapping) changes.protocolMapping = withMappingFlags(current.protocolMapping, mapping);
         await g.merchants.update(id, changes);
         await g.projector!.catchUp();
         return g.merchants.byId(id);
@@ -181,17 +248,31 @@ export async function run(argv: string[]): Promise<number> {
       case 'merchant':
         await merchantCommand(p);
         return 0;
+      case 'callbacks':
+        return await callbacksCommand(p);
+      case 'seed':
+        await seedCommand(p);
+        return 0;
+      case 'projections':
+        return await projectionsCommand(p);
+      case 'history':
+        return await historyCommand(p);
+      case 'ledger':
+        return await ledgerCommand(p);
+      case 'audit':
+        return await auditCommand(p);
       case 'admin-token':
         process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
         return 0;
       case 'api':
       case 'projector':
+      case 'notifier':
       case 'all':
         await main(p.positional[0]);
         return -1; // keeps running
       default:
         throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | admin-token | api | projector | all',
+          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | admin-token | api | projector | notifier | all',
         );
     }
   } catch (error) {

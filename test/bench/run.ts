@@ -6,10 +6,12 @@
  * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
+ * 4. Replay: a fresh SQLite store seeded with BENCH_REPLAY_EVENTS events, then a full rebuild of
+ *    every projection (`replay.ts`).
  * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
  * Each server gets a warm-up run first; only the second run is measured.
  *
- * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (64), BENCH_WARMUP_S (2),
+ * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (64), BENCH_WARMUP_S (2), BENCH_REPLAY_EVENTS (1,000,000),
  *      BENCH_CPU_PROF=1 to CPU-profile the gateway child (profile + hotspot summary under
  *      test-artifacts/cpu-profiles/; the profiler slows the gateway, so such a run's figures are
  *      not comparable).
@@ -33,6 +35,7 @@ import {
   type ServerChild,
 } from './children';
 import { runLoad, saleBodyFactory, type LoadSummary } from './load';
+import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
 
 const MAX_ERROR_RATE = 0.001;
@@ -295,6 +298,12 @@ async function main(): Promise<number> {
   const baseline = await benchBaseline(settings, baselineBodies.next);
   log();
   const sale = await benchSale(settings, runTag);
+  log();
+  const replay = await benchReplay({
+    events: envInt('BENCH_REPLAY_EVENTS', 1_000_000, 1, 100_000_000),
+    profileDir: settings.profileDir && path.join(settings.profileDir, 'replay'),
+    log,
+  });
   const baselineBodyBytes = Buffer.byteLength(baselineBodies.sample());
 
   const ratio = baseline.requestsPerSec > 0 ? sale.load.requestsPerSec / baseline.requestsPerSec : 0;
@@ -303,6 +312,7 @@ async function main(): Promise<number> {
     { name: 'throughput SALE / baseline', measured: round(ratio, 3), unit: '', comparator: '>=', target: TARGETS.throughputRatio, verdict: 'MISS' },
     { name: 'SALE latency p99', measured: sale.load.latencyMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.saleP99Ms, verdict: 'MISS' },
     { name: 'projection catch-up after load stops', measured: catchUpMs, unit: 'ms', comparator: '<=', target: TARGETS.catchUpMs, verdict: 'MISS' },
+    { name: 'replay, full rebuild', measured: replay.eventsPerSecond, unit: 'events/s', comparator: '>=', target: REPLAY_TARGET_EVENTS_PER_SECOND, verdict: 'MISS' },
   ];
   for (const t of targets) t.verdict = verdict(t.measured, t.comparator, t.target);
 
@@ -378,6 +388,7 @@ async function main(): Promise<number> {
       p50SaleOverBaseline: baseline.latencyMs.p50 > 0 ? round(sale.load.latencyMs.p50 / baseline.latencyMs.p50) : null,
       p99SaleOverBaseline: baseline.latencyMs.p99 > 0 ? round(sale.load.latencyMs.p99 / baseline.latencyMs.p99) : null,
     },
+    replay: { ...replay, profile: replay.profile && path.relative(REPO_ROOT, replay.profile) },
     targets,
     cpuProfile: profileSummary && {
       file: path.relative(REPO_ROOT, profileSummary.file),

@@ -135,6 +135,7 @@ export function instrumented(
 ): Projection & { applied: bigint[]; calls: number } {
   const spy = {
     name: inner.name,
+    tables: inner.tables,
     applied: [] as bigint[],
     calls: 0,
     async apply(...args: Parameters<Projection['apply']>): Promise<void> {

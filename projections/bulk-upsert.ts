@@ -1,0 +1,79 @@
+/**
+ * Multi-row upserts for projections that write many rows of one shape per batch.
+ *
+ * The query builder turns every value of every row into a node and compiles the tree to SQL, per
+ * statement: on a rebuild that is most of the cost of writing a row. Here the statement for a
+ * chunk size is built once through the query builder (so plugins, such as a rebuild's redirection
+ * to scratch tables, still apply) and then run again with the next rows' values as parameters; the
+ * SQLite connection keeps the prepared statement for its text. Semantics are the builder's: a row
+ * holding anything but plain values (undefined, an expression) goes through the builder itself.
+ */
+import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
+import { chunked, rowsPerStatement, takeExcluded } from './database';
+import type { ReadModelDatabase } from './schema';
+
+type Table = keyof ReadModelDatabase & string;
+
+export interface UpsertSpec<T extends Table> {
+  table: T;
+  /** The columns every row holds, in this order. */
+  columns: readonly (keyof ReadModelDatabase[T] & string)[];
+  /** Conflict target: the primary key or a unique constraint. */
+  key: readonly (keyof ReadModelDatabase[T] & string)[];
+  /** Columns an existing row takes from the new one; none: an existing row stays as it is. */
+  update: readonly (keyof ReadModelDatabase[T] & string)[];
+}
+
+/** Statements by the text of their one-row form (which names the tables as plugins rewrote them). */
+const statements = new Map<string, string>();
+const MAX_STATEMENTS = 64;
+
+export async function upsertRows<T extends Table>(
+  trx: Transaction<ReadModelDatabase>,
+  spec: UpsertSpec<T>,
+  rows: readonly Insertable<ReadModelDatabase[T]>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const builder = (part: readonly Insertable<ReadModelDatabase[T]>[]) => {
+    // The builder's types cannot follow a table chosen at run time; the spec ties rows to it.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const insert = (trx as Transaction<any>).insertInto(spec.table).values(part as any[]);
+    return spec.update.length === 0
+      ? insert.onConflict((oc) => oc.columns([...spec.key]).doNothing())
+      : insert.onConflict((oc) => oc.columns([...spec.key]).doUpdateSet(takeExcluded(spec.update) as never));
+  };
+  const template = (count: number) =>
+    Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<ReadModelDatabase[T]>[];
+  const oneRow = builder(template(1)).compile().sql;
+
+  for (const part of chunked(rows, rowsPerStatement(spec.columns.length))) {
+    const parameters = plainValues(part, spec.columns);
+    if (!parameters) {
+      await builder(part).execute();
+      continue;
+    }
+    const key = `${part.length}\u0000${oneRow}`;
+    let text = statements.get(key);
+    if (text === undefined) {
+      text = builder(template(part.length)).compile().sql;
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(key, text);
+    }
+    await trx.executeQuery(CompiledQuery.raw(text, parameters));
+  }
+}
+
+/** The rows' values, column by column; null when a value needs the builder (not a plain value). */
+function plainValues(rows: readonly object[], columns: readonly string[]): unknown[] | null {
+  const values: unknown[] = new Array(rows.length * columns.length);
+  let i = 0;
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    for (const column of columns) {
+      const value = record[column];
+      if (value === undefined || (typeof value === 'object' && value !== null)) return null;
+      values[i++] = value;
+    }
+  }
+  return values;
+}

@@ -1,0 +1,50 @@
+/**
+ * `history <trans_id> [--as-of <ISO timestamp|version>] [--json]`: every event of a payment in
+ * order, then its state as of that point (default: now). The trans_id of the S2S API is the
+ * payment id.
+ */
+import { paymentHistory, type PaymentHistory } from '../application/payment-history';
+import { parseAsOf } from '../domain/payment/history';
+import { flag, print, UsageError, type Parsed } from './args';
+import { withOperatorGateway } from './projections-command';
+
+export async function historyCommand(p: Parsed): Promise<number> {
+  const paymentId = p.positional[1];
+  if (!paymentId) throw new UsageError('usage: history <trans_id> [--as-of <ISO timestamp|version>] [--json]');
+  const asOfText = flag(p, 'as-of');
+  const asOf = asOfText === undefined ? null : parseAsOf(asOfText);
+  if (asOfText !== undefined && !asOf) {
+    throw new UsageError(`--as-of must be a stream version (0, 1, ...) or an ISO-8601 timestamp with a zone (got "${asOfText}")`);
+  }
+  const json = p.flags.get('json') === true;
+  const history = await withOperatorGateway((g) => paymentHistory(g.store, paymentId, asOf));
+  if (!history) {
+    process.stderr.write(`Payment not found: ${paymentId}\n`);
+    return 1;
+  }
+  print(history, json, () => describe(history));
+  return 0;
+}
+
+function describe(h: PaymentHistory): string {
+  const lines = [`Payment ${h.payment_id} (stream ${h.stream_id}, ${h.events.length} events)`, ''];
+  const folded = h.as_of?.version ?? (h.as_of ? -1 : h.version);
+  for (const e of h.events) {
+    const after = e.version > folded ? '  (after the as-of point)' : '';
+    lines.push(`#${e.version}  ${e.recorded_at}  ${e.type} v${e.schema_version}${after}`);
+    lines.push(`    correlation ${e.correlation_id ?? '-'}  causation ${e.causation_id ?? '-'}  position ${e.position}`);
+    lines.push(`    ${JSON.stringify(e.data)}`);
+  }
+  lines.push('');
+  if (h.as_of) {
+    lines.push(
+      h.as_of.version === null
+        ? `As of ${h.as_of.requested}: the payment did not exist yet.`
+        : `As of ${h.as_of.requested} (through version ${h.as_of.version}, recorded ${h.as_of.recorded_at}):`,
+    );
+  } else {
+    lines.push(`State after version ${h.version}:`);
+  }
+  if (h.state) lines.push(JSON.stringify(h.state, null, 2));
+  return lines.join('\n');
+}

@@ -1,0 +1,157 @@
+/**
+ * Replay speed: seed a fresh SQLite store with realistic payment histories (the `seed` command,
+ * in a child process), then time a full rebuild of every projection in another child process, as
+ * `npm run gateway -- projections rebuild` runs it: replay from position zero into fresh tables and
+ * the swap. Reports events per second, the ratio to the target and the rebuild's peak RSS.
+ *
+ * Part of `npm run bench`; alone: `tsx test/bench/replay.ts`.
+ * Env: BENCH_REPLAY_EVENTS (1,000,000), BENCH_CPU_PROF=1 to profile the rebuild child (profile and
+ * hotspot summary under test-artifacts/cpu-profiles/).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children';
+import { formatProfileSummary, summariseProfile } from './profile-summary';
+
+export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
+const CHILD_FLAG = '--rebuild-child';
+/** Settings that would point the children at another store. */
+const STORE_ENV_VARS = ['EVENT_STORE', 'DATABASE_URL', 'ESDB_URL', 'VAULT_KEY', 'GATEWAY_ENV'];
+
+export interface ReplayFigures {
+  events: number;
+  seedSeconds: number;
+  rebuildSeconds: number;
+  eventsPerSecond: number;
+  targetRatio: number;
+  replayMs: number;
+  swapMs: number;
+  peakRssMb: number;
+  projections: string[];
+  profile: string | null;
+}
+
+interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runChild(args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-16_384)));
+    const kill = () => child.kill('SIGKILL');
+    process.once('exit', kill);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      process.off('exit', kill);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function lastJson<T>(label: string, result: ChildResult): T {
+  if (result.code !== 0) throw new BenchFailure(`${label} exited with ${result.code}:\n${result.stderr || result.stdout}`);
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new BenchFailure(`${label} did not print JSON:\n${result.stdout}`);
+  }
+}
+
+export async function benchReplay(options: { events: number; profileDir: string | null; log(line?: string): void }): Promise<ReplayFigures> {
+  const { log } = options;
+  const dataDir = makeTempDir('gateway-replay-');
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' };
+  for (const name of STORE_ENV_VARS) delete env[name];
+  try {
+    log(`Replay: seeding a fresh SQLite store with ${options.events.toLocaleString('en-US')} events (seed command, child process)`);
+    const seed = lastJson<{ events: number; payments: number; seconds: number }>(
+      'seed',
+      await runChild(['src/cli/index.ts', 'seed', '--events', String(options.events), '--json'], env),
+    );
+    log(`  ${seed.events} events (${seed.payments} payments) in ${seed.seconds} s`);
+
+    log('  full rebuild of every projection (child process, as `projections rebuild` runs it)');
+    const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    if (options.profileDir) fs.mkdirSync(options.profileDir, { recursive: true });
+    const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; maxRssKb: number; projections: string[]; pid: number }>(
+      'rebuild',
+      await runChild(['test/bench/replay.ts', CHILD_FLAG], env, nodeArgs),
+    );
+    const seconds = rebuilt.totalMs / 1000;
+    const perSecond = rebuilt.events / seconds;
+    const figures: ReplayFigures = {
+      events: rebuilt.events,
+      seedSeconds: seed.seconds,
+      rebuildSeconds: Math.round(seconds * 100) / 100,
+      eventsPerSecond: Math.round(perSecond),
+      targetRatio: Math.round((perSecond / REPLAY_TARGET_EVENTS_PER_SECOND) * 1000) / 1000,
+      replayMs: Math.round(rebuilt.replayMs),
+      swapMs: Math.round(rebuilt.swapMs),
+      peakRssMb: Math.round(rebuilt.maxRssKb / 1024),
+      projections: rebuilt.projections,
+      profile: null,
+    };
+    if (options.profileDir) {
+      const file = fs.readdirSync(options.profileDir).find((f) => f.includes(`.${rebuilt.pid}.`) && f.endsWith('.cpuprofile'));
+      figures.profile = file ? path.join(options.profileDir, file) : null;
+    }
+    log(
+      `  ${figures.events} events in ${figures.rebuildSeconds} s: ${figures.eventsPerSecond.toLocaleString('en-US')} events/s ` +
+        `(${figures.targetRatio} of the ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString('en-US')} target; replay ${figures.replayMs} ms, swap ${figures.swapMs} ms), ` +
+        `peak RSS ${figures.peakRssMb} MB, projections ${figures.projections.join(', ')}`,
+    );
+    if (figures.profile) log(formatProfileSummary(summariseProfile(figures.profile, 25), 25));
+    return figures;
+  } finally {
+    removeTempDir(dataDir);
+  }
+}
+
+/** The child: rebuild every projection of DATA_DIR's store and print the figures as JSON. */
+async function rebuildChild(): Promise<void> {
+  const { buildGateway } = await import('../../src/composition');
+  const { loadConfig } = await import('../../src/config');
+  const { rebuildProjections } = await import('../../projections/rebuild');
+  const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
+  try {
+    const result = await rebuildProjections({ store: gateway.store, db: gateway.readDb });
+    process.stdout.write(
+      `${JSON.stringify({
+        events: result.events,
+        totalMs: result.totalMs,
+        replayMs: result.replayMs,
+        swapMs: result.swapMs,
+        projections: result.projections,
+        maxRssKb: process.resourceUsage().maxRSS,
+        pid: process.pid,
+      })}\n`,
+    );
+  } finally {
+    await gateway.close();
+  }
+}
+
+if (require.main === module) {
+  if (process.argv.includes(CHILD_FLAG)) {
+    rebuildChild().catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    });
+  } else {
+    const raw = process.env.BENCH_REPLAY_EVENTS;
+    const events = raw ? Number(raw) : 1_000_000;
+    if (!Number.isInteger(events) || events < 1) throw new Error(`BENCH_REPLAY_EVENTS must be a positive integer (got "${raw}")`);
+    const profileDir = process.env.BENCH_CPU_PROF && process.env.BENCH_CPU_PROF !== '0' ? path.join(REPO_ROOT, 'test-artifacts', 'cpu-profiles') : null;
+    benchReplay({ events, profileDir, log: (line = '') => process.stdout.write(`${line}\n`) }).catch((error: unknown) => {
+      process.stderr.write(`\nREPLAY BENCHMARK FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    });
+  }
+}
