@@ -9,6 +9,8 @@ import { paymentStreamId, type PaymentEvent } from '../domain/payment/events';
 import type { ExistingPayment } from '../domain/payment/state';
 import { toDomainEvent } from './command-handler';
 import type { EventStore } from './ports/event-store';
+import { eventUpcasters } from '../domain/upcasting/event-upcasters';
+import { UpcastingEventStore } from './upcasting';
 
 export interface HistoryEvent {
   version: number;
@@ -42,14 +44,15 @@ export interface PaymentHistory {
 /** Null when the payment has no stream. */
 export async function paymentHistory(store: EventStore, paymentId: string, asOf: AsOf | null = null): Promise<PaymentHistory | null> {
   const streamId = paymentStreamId(paymentId);
-  const stored = await store.readStream(streamId);
+  // The listing shows each event exactly as stored (its own schema version and data), which is what
+  // an auditor compares with the chain; the state is folded from the events in their current shape.
+  const stored = await (store instanceof UpcastingEventStore ? store.raw : store).readStream(streamId);
   if (stored.length === 0) return null;
   const recorded: RecordedPaymentEvent[] = stored.map((e) => ({
     version: e.version,
     recordedAt: e.recordedAt,
     type: e.type,
-    // Through the same door as the command side, so old schema versions are read the same way.
-    event: toDomainEvent<PaymentEvent>(e),
+    event: toDomainEvent<PaymentEvent>(eventUpcasters.upcast(e)),
   }));
   const point = paymentAsOf(recorded, asOf);
   const folded = stored.find((e) => e.version === point.version);

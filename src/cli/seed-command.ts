@@ -19,7 +19,7 @@ import { formatMinor } from '../domain/money';
 import { ORDER_EVENT_SCHEMA_VERSION, orderStreamId, type OrderIdReserved } from '../domain/order/order-reservation';
 import type { AuthorizationResult, PaymentCommand } from '../domain/payment/commands';
 import { decidePayment } from '../domain/payment/decide';
-import { PAYMENT_EVENT_SCHEMA_VERSION, paymentStreamId, type PaymentKind } from '../domain/payment/events';
+import { paymentEventSchemaVersion, paymentStreamId, type PaymentKind } from '../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
 import { flag, print, UsageError, type Parsed } from './args';
 import { withOperatorGateway } from './projections-command';
@@ -166,7 +166,7 @@ export async function seedPayments(options: SeedOptions): Promise<SeedResult> {
     for (const command of step.commands(payment, now)) {
       for (const event of decidePayment(command, payment.state)) {
         payment.state = evolvePayment(payment.state, event);
-        recorded.push(toNewEvent(event, PAYMENT_EVENT_SCHEMA_VERSION, metadata));
+        recorded.push(toNewEvent(event, paymentEventSchemaVersion, metadata));
       }
     }
     if (recorded.length !== step.events) {

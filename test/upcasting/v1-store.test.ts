@@ -131,6 +131,16 @@ describe('a store written before PaymentDeclined had a decline code', function (
     expect(stored!.data).to.not.have.property('code');
   });
 
+  it('shows an auditor the old event as stored in the payment history, and the state in today\'s shape', async function () {
+    const history = (await h.request(`/admin/payments/${ids.declinedByIssuer}/history`, {
+      headers: { Authorization: `Bearer ${h.gateway.adminToken}` },
+    })).body;
+    const declined = history.events.find((e: { type: string }) => e.type === 'PaymentDeclined');
+    expect(declined).to.include({ schema_version: 1 });
+    expect(declined.data).to.not.have.property('code');
+    expect(history.state).to.include({ status: 'DECLINED', declineCode: 'do_not_honor' });
+  });
+
   it('chains the old history on upgrade, so the whole store verifies', async function () {
     const report = await verifyEventLog(h.gateway.rawStore);
     expect(report).to.include({ ok: true, broken: null });
