@@ -6,7 +6,10 @@
  * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
- * 4. Replay: a fresh SQLite store seeded with BENCH_REPLAY_EVENTS events, then a full rebuild of
+ * 4. Callbacks: the same SALE load with every SALE naming a local receiver as notification_url
+ *    (`callbacks.ts`): callbacks delivered per second during the load, and the delay from each
+ *    payment's `PaymentSettled` append to its callback's arrival.
+ * 5. Replay: a fresh SQLite store seeded with BENCH_REPLAY_EVENTS events, then a full rebuild of
  *    every projection (`replay.ts`).
  * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
  * Each server gets a warm-up run first; only the second run is measured.
@@ -36,10 +39,11 @@ import {
 } from './children';
 import { runLoad, saleBodyFactory, type LoadSummary } from './load';
 import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
+import { benchCallbacks } from './callbacks';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
 
 const MAX_ERROR_RATE = 0.001;
-const TARGETS = { throughputRatio: 0.5, saleP99Ms: 25, catchUpMs: 1000 };
+const TARGETS = { throughputRatio: 0.5, saleP99Ms: 25, catchUpMs: 1000, callbackDelayP99Ms: 200 };
 const ARTIFACT_DIR = path.join(REPO_ROOT, 'test-artifacts');
 const ARTIFACT = path.join(ARTIFACT_DIR, 'bench.json');
 /** Gateway settings that would change what is measured; the child gets the defaults instead. */
@@ -299,6 +303,18 @@ async function main(): Promise<number> {
   log();
   const sale = await benchSale(settings, runTag);
   log();
+  log('Callbacks: gateway child process as for SALE, every SALE with notification_url = a receiver child process');
+  const callbackEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of GATEWAY_ENV_VARS) delete callbackEnv[name];
+  const callbacks = await benchCallbacks(settings, runTag, callbackEnv);
+  log(loadLine(`SALE with callbacks, measured ${settings.durationS} s`, callbacks.load));
+  log(
+    `  callbacks: ${callbacks.callbacksPerSecDuringLoad.toFixed(0)}/s during the load; append-to-arrival delay p50 ${callbacks.delayMs.p50} ms, ` +
+      `p90 ${callbacks.delayMs.p90} ms, p99 ${callbacks.delayMs.p99} ms, max ${callbacks.delayMs.max} ms (${callbacks.delayMs.count} callbacks); ` +
+      `${callbacks.callbacksReceived} received for ${callbacks.salesSettled} settled SALEs, ${callbacks.duplicateDeliveries} duplicates; ` +
+      `last one arrived ${callbacks.drainMs ?? 'n/a'} ms after the load stopped`,
+  );
+  log();
   const replay = await benchReplay({
     events: envInt('BENCH_REPLAY_EVENTS', 1_000_000, 1, 100_000_000),
     profileDir: settings.profileDir && path.join(settings.profileDir, 'replay'),
@@ -312,6 +328,7 @@ async function main(): Promise<number> {
     { name: 'throughput SALE / baseline', measured: round(ratio, 3), unit: '', comparator: '>=', target: TARGETS.throughputRatio, verdict: 'MISS' },
     { name: 'SALE latency p99', measured: sale.load.latencyMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.saleP99Ms, verdict: 'MISS' },
     { name: 'projection catch-up after load stops', measured: catchUpMs, unit: 'ms', comparator: '<=', target: TARGETS.catchUpMs, verdict: 'MISS' },
+    { name: 'callback delay p99 (append to arrival)', measured: callbacks.delayMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.callbackDelayP99Ms, verdict: 'MISS' },
     { name: 'replay, full rebuild', measured: replay.eventsPerSecond, unit: 'events/s', comparator: '>=', target: REPLAY_TARGET_EVENTS_PER_SECOND, verdict: 'MISS' },
   ];
   for (const t of targets) t.verdict = verdict(t.measured, t.comparator, t.target);
@@ -387,6 +404,15 @@ async function main(): Promise<number> {
       throughputSaleOverBaseline: round(ratio, 3),
       p50SaleOverBaseline: baseline.latencyMs.p50 > 0 ? round(sale.load.latencyMs.p50 / baseline.latencyMs.p50) : null,
       p99SaleOverBaseline: baseline.latencyMs.p99 > 0 ? round(sale.load.latencyMs.p99 / baseline.latencyMs.p99) : null,
+    },
+    callbacks: {
+      load: loadJson(callbacks.load),
+      callbacksPerSecDuringLoad: round(callbacks.callbacksPerSecDuringLoad, 1),
+      delayMs: callbacks.delayMs,
+      callbacksReceived: callbacks.callbacksReceived,
+      salesSettled: callbacks.salesSettled,
+      duplicateDeliveries: callbacks.duplicateDeliveries,
+      drainMs: callbacks.drainMs,
     },
     replay: { ...replay, profile: replay.profile && path.relative(REPO_ROOT, replay.profile) },
     targets,
