@@ -4,7 +4,7 @@
  * `callbacks redeliver` sends it again at once under the same delivery id.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import { buildGateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { CallbackReceiver } from '../support/callback-receiver';
+import { settledSale } from '../support/direct-sale';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -50,25 +51,7 @@ describe('callbacks CLI, as processes', function () {
       await gateway.projector!.start();
       await gateway.notifier.start();
       const merchant = await gateway.merchants.register({ name: 'CLI shop', notificationUrl: receiver.url });
-      const sale = await gateway.payments.sale({
-        merchantId: merchant.merchant_id,
-        kind: 'sale',
-        orderId: `cli-${randomUUID()}`,
-        orderDescription: 'Callback CLI',
-        currency: 'USD',
-        amount: 990,
-        amountText: '9.90',
-        card: { kind: 'number', number: '4111111111111111', expMonth: '01', expYear: '2038', cvv: '123' },
-        payer: {},
-        termUrl3ds: null,
-        notificationUrl: null,
-        customData: null,
-        parameters: null,
-        recurringInit: false,
-        storeCard: false,
-        correlationId: randomUUID(),
-      } as Parameters<typeof gateway.payments.sale>[0]);
-      paymentId = sale.payment.paymentId;
+      paymentId = await settledSale(gateway, merchant.merchant_id, {});
       await gateway.notifier.catchUp();
       await gateway.readModels.catchUpToHead(5000);
     } finally {

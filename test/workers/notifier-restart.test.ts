@@ -4,7 +4,7 @@
  * under its original delivery id, and none goes out again after a 2xx.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { buildGateway, type Gateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { callbackStreamId } from '../../src/domain/callback-delivery/events';
 import { CallbackReceiver } from '../support/callback-receiver';
+import { settledSale } from '../support/direct-sale';
 import { TestClock } from '../support/gateway-harness';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
 
@@ -57,28 +58,6 @@ async function settle(g: Gateway): Promise<void> {
   await g.readModels.catchUpToHead(5000);
 }
 
-async function settledSale(g: Gateway, merchantId: string): Promise<string> {
-  const result = await g.payments.sale({
-    merchantId,
-    kind: 'sale',
-    orderId: `restart-${randomUUID()}`,
-    orderDescription: 'Restart test',
-    currency: 'EUR',
-    amount: 1250,
-    amountText: '12.50',
-    card: { kind: 'number', number: '4111111111111111', expMonth: '01', expYear: '2038', cvv: '123' },
-    payer: { email: 'doe@example.com' },
-    termUrl3ds: null,
-    notificationUrl: null,
-    customData: null,
-    parameters: null,
-    recurringInit: false,
-    storeCard: false,
-    correlationId: randomUUID(),
-  } as Parameters<Gateway['payments']['sale']>[0]);
-  expect(result.payment.status).to.equal('SETTLED');
-  return result.payment.paymentId;
-}
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`notifier restarts [${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}]`, function () {
