@@ -7,7 +7,8 @@ import type { StoredEvent } from '../src/application/ports/event-store';
 import { CALLBACK_EVENT_TYPES, type CallbackEvent } from '../src/domain/callback-delivery/events';
 import { evolveDelivery, initialDeliveryState, type DeliveryState, type ExistingDelivery } from '../src/domain/callback-delivery/state';
 import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { upsertRows, type UpsertSpec } from './bulk-upsert';
+import { chunked } from './database';
 import type { Projection } from './projector';
 import type { ReadModelDatabase } from './schema';
 
@@ -34,6 +35,21 @@ const DELIVERY_COLUMNS = [
 
 /** An attempt row learns its start and its end from different events, maybe in different batches. */
 const ATTEMPT_FINISH_COLUMNS = ['finished_at', 'status_code', 'latency_ms', 'error', 'timed_out', 'outcome'] as const;
+
+// delivery_id is the key; scheduled_position is only written on insert.
+const DELIVERY_UPSERT: UpsertSpec<'callback_deliveries'> = {
+  table: 'callback_deliveries',
+  columns: ['delivery_id', ...DELIVERY_COLUMNS, 'scheduled_position'],
+  key: ['delivery_id'],
+  update: DELIVERY_COLUMNS,
+};
+
+const ATTEMPT_UPSERT: UpsertSpec<'callback_attempts'> = {
+  table: 'callback_attempts',
+  columns: ['delivery_id', 'attempt', 'url', 'started_at', ...ATTEMPT_FINISH_COLUMNS],
+  key: ['delivery_id', 'attempt'],
+  update: ATTEMPT_FINISH_COLUMNS,
+};
 
 function deliveryRow(state: ExistingDelivery, position: bigint): Insertable<CallbackDeliveriesTable> {
   return {
@@ -132,21 +148,8 @@ export function callbackDeliveriesProjection(): Projection {
         // The scheduled position only matters on insert; an update keeps the stored one.
         if (state?.exists) rows.push(deliveryRow(state, positions.get(id) ?? 0n));
       }
-      for (const part of chunked(rows, rowsPerStatement(DELIVERY_COLUMNS.length + 2))) {
-        await trx
-          .insertInto('callback_deliveries')
-          .values(part)
-          .onConflict((oc) => oc.column('delivery_id').doUpdateSet(takeExcluded(DELIVERY_COLUMNS)))
-          .execute();
-      }
-      const attemptRows = [...attempts.values()];
-      for (const part of chunked(attemptRows, rowsPerStatement(10))) {
-        await trx
-          .insertInto('callback_attempts')
-          .values(part)
-          .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doUpdateSet(takeExcluded(ATTEMPT_FINISH_COLUMNS)))
-          .execute();
-      }
+      await upsertRows(trx, DELIVERY_UPSERT, rows);
+      await upsertRows(trx, ATTEMPT_UPSERT, [...attempts.values()]);
     },
   };
 }

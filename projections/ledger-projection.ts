@@ -11,7 +11,8 @@ import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
 import { type LedgerPayment, postEvent } from '../src/domain/ledger/posting-rules';
 import type { PaymentKind } from '../src/domain/payment/events';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
+import { upsertRows, type UpsertSpec } from './bulk-upsert';
+import { chunked } from './database';
 import { LEDGER_TABLES, type LedgerPaymentsTable, type LedgerPostingsTable } from './ledger-schema';
 import { asPaymentEvent, isPaymentEvent } from './payments-projection';
 import type { Projection } from './projector';
@@ -22,9 +23,35 @@ export const LEDGER_PROJECTION = 'ledger';
 type PostingRow = Insertable<LedgerPostingsTable>;
 type PaymentRow = Insertable<LedgerPaymentsTable>;
 
-const POSTING_COLUMN_COUNT = 11;
 const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
-const PAYMENT_COLUMN_COUNT = 8;
+
+// merchant, currency, kind and initiated_at are the payment's for good: only written on insert.
+const PAYMENT_UPSERT: UpsertSpec<'ledger_payments'> = {
+  table: 'ledger_payments',
+  columns: ['payment_id', 'merchant_id', 'currency', 'kind', 'initiated_at', ...PAYMENT_UPDATABLE_COLUMNS],
+  key: ['payment_id'],
+  update: PAYMENT_UPDATABLE_COLUMNS,
+};
+
+// A posting set is the event's: one already written stays as it is.
+const POSTING_UPSERT: UpsertSpec<'ledger_postings'> = {
+  table: 'ledger_postings',
+  columns: [
+    'posting_set_id',
+    'line',
+    'merchant_id',
+    'currency',
+    'account',
+    'amount',
+    'payment_id',
+    'operation_id',
+    'event_type',
+    'event_position',
+    'occurred_at',
+  ],
+  key: ['posting_set_id', 'line'],
+  update: [],
+};
 
 export function ledgerPaymentOfRow(row: {
   payment_id: string;
@@ -109,22 +136,12 @@ export function ledgerProjection(): Projection {
         });
       }
 
-      const rows = [...changed].map((id) => paymentRowOf(payments.get(id)!));
-      for (const part of chunked(rows, rowsPerStatement(PAYMENT_COLUMN_COUNT))) {
-        await trx
-          .insertInto('ledger_payments')
-          .values(part)
-          .onConflict((oc) => oc.column('payment_id').doUpdateSet(takeExcluded(PAYMENT_UPDATABLE_COLUMNS)))
-          .execute();
-      }
-      for (const part of chunked(postings, rowsPerStatement(POSTING_COLUMN_COUNT))) {
-        // A posting set is the event's: one already written stays as it is.
-        await trx
-          .insertInto('ledger_postings')
-          .values(part)
-          .onConflict((oc) => oc.columns(['posting_set_id', 'line']).doNothing())
-          .execute();
-      }
+      await upsertRows(
+        trx,
+        PAYMENT_UPSERT,
+        [...changed].map((id) => paymentRowOf(payments.get(id)!)),
+      );
+      await upsertRows(trx, POSTING_UPSERT, postings);
     },
   };
 }

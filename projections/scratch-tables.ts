@@ -41,6 +41,8 @@ export interface TableShape {
   hasPrimaryKey: boolean;
   /** PostgreSQL identity columns that refuse explicit values unless told otherwise. */
   alwaysIdentity: boolean;
+  /** SQLite: `columns` is every column of the table (none is generated or hidden). */
+  storedColumnsOnly?: boolean;
 }
 
 export interface ScratchTables {
@@ -122,7 +124,9 @@ async function describeTable(db: Kysely<ReadModelDatabase>, dialect: Dialect, ta
     if (rows.length === 0) throw new Error(`Read-model table ${table} does not exist`);
     const key = rows.filter((r) => Number(r.pk) > 0).sort((a, b) => Number(a.pk) - Number(b.pk)).map((r) => r.name);
     const columns = rows.map((r) => r.name);
-    return { table, columns, key: key.length > 0 ? key : columns, hasPrimaryKey: key.length > 0, alwaysIdentity: false };
+    const all = await sql<{ count: number }>`select count(*) as count from pragma_table_xinfo(${table}, 'main')`.execute(db);
+    const storedColumnsOnly = Number(all.rows[0]?.count) === columns.length;
+    return { table, columns, key: key.length > 0 ? key : columns, hasPrimaryKey: key.length > 0, alwaysIdentity: false, storedColumnsOnly };
   }
   const exists = await sql<{ oid: string | null }>`select to_regclass(${quote(table)}::text)::text as oid`.execute(db);
   if (!exists.rows[0]?.oid) throw new Error(`Read-model table ${table} does not exist`);

@@ -61,6 +61,7 @@ export class SqliteEventStore implements EventStore {
     readStream: Database.Statement;
     streamVersion: Database.Statement;
     readAll: Database.Statement;
+    readAllRows: Database.Statement;
     head: Database.Statement;
   };
   /** Inline writer (same thread), when there is no writer thread. */
@@ -84,6 +85,8 @@ export class SqliteEventStore implements EventStore {
       streamVersion: this.db.prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1').pluck(),
       readAll: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
+      // The same query as readAll, rows as arrays: no object with ten named keys per row.
+      readAllRows: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
     };
     if (options.writerThread && options.filename !== ':memory:') {
       this.writer = startWriterThread(options.filename);
@@ -132,6 +135,18 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     return this.readAfter(options.after ?? null, options.maxCount);
+  }
+
+  /**
+   * Bulk read path for replays (`projections rebuild` / `verify`): exactly what `readAll` returns,
+   * read in large pages with the rows fetched as arrays, which costs noticeably less per event.
+   */
+  async readAllPage(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const rows = this.statements.readAllRows.all(options.after ?? -1n, options.maxCount ?? -1) as EventTuple[];
+    const events: StoredEvent[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) events[i] = storedEventOfTuple(rows[i]!);
+    return events;
   }
 
   async streamVersion(streamId: string): Promise<bigint | null> {
@@ -272,6 +287,27 @@ function toWire({ streamId, events, expected }: StreamWrite): StreamWrite {
       data: JSON.stringify(e.data) as unknown as NewEvent['data'],
       metadata: JSON.stringify(e.metadata ?? {}) as unknown as NewEvent['metadata'],
     })),
+  };
+}
+
+/** An events row in COLUMNS order. */
+type EventTuple = [bigint, string, bigint, string, string, bigint, string, string, string, string | null];
+
+/** toStoredEvent for a row read as an array; the same object, key for key. */
+function storedEventOfTuple(row: EventTuple): StoredEvent {
+  const metadata = row[7];
+  return {
+    id: row[3],
+    streamId: row[1],
+    version: row[2],
+    position: row[0],
+    type: row[4],
+    schemaVersion: Number(row[5]),
+    data: JSON.parse(row[6]) as Record<string, unknown>,
+    // Almost every event is stored with empty metadata.
+    metadata: (metadata === '{}' ? {} : JSON.parse(metadata)) as StoredEvent['metadata'],
+    recordedAt: row[8],
+    chainHash: row[9] ?? '',
   };
 }
 
