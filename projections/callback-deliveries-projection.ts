@@ -6,7 +6,7 @@ import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
 import { CALLBACK_EVENT_TYPES, type CallbackEvent } from '../src/domain/callback-delivery/events';
 import { evolveDelivery, initialDeliveryState, type DeliveryState, type ExistingDelivery } from '../src/domain/callback-delivery/state';
-import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
+import { DELIVERY_FACT_COLUMNS, type CallbackAttemptsTable, type CallbackDeliveriesTable } from './callback-deliveries-schema';
 import { upsertRows, type UpsertSpec } from './bulk-upsert';
 import { chunked } from './database';
 import type { Projection } from './projector';
@@ -16,22 +16,7 @@ export const CALLBACK_DELIVERIES_PROJECTION = 'callback_deliveries';
 
 const TYPES: ReadonlySet<string> = new Set(CALLBACK_EVENT_TYPES);
 
-const DELIVERY_COLUMNS = [
-  'payment_id',
-  'merchant_id',
-  'source_event_type',
-  'url',
-  'status',
-  'attempts',
-  'next_attempt_at',
-  'lease_until',
-  'last_status_code',
-  'last_error',
-  'scheduled_at',
-  'delivered_at',
-  'updated_at',
-  'state',
-] as const satisfies readonly (keyof CallbackDeliveriesTable)[];
+const DELIVERY_COLUMNS = [...DELIVERY_FACT_COLUMNS, 'state'] as const;
 
 /** An attempt row learns its start and its end from different events, maybe in different batches. */
 const ATTEMPT_FINISH_COLUMNS = ['finished_at', 'status_code', 'latency_ms', 'error', 'timed_out', 'outcome'] as const;

@@ -40,6 +40,23 @@ export interface CallbackAttemptsTable {
   outcome: string;
 }
 
+/** The columns of a delivery row that say where it stands (all but its position and folded state). */
+export const DELIVERY_FACT_COLUMNS = [
+  'payment_id',
+  'merchant_id',
+  'source_event_type',
+  'url',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'lease_until',
+  'last_status_code',
+  'last_error',
+  'scheduled_at',
+  'delivered_at',
+  'updated_at',
+] as const satisfies readonly (keyof CallbackDeliveriesTable)[];
+
 export async function createCallbackTables(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('callback_deliveries')

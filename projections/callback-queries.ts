@@ -1,27 +1,12 @@
 /** Queries on the callback-deliveries read model, for notifiers (due work) and operators (listings). */
 import type { Kysely, Selectable } from 'kysely';
-import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
+import { DELIVERY_FACT_COLUMNS, type CallbackAttemptsTable, type CallbackDeliveriesTable } from './callback-deliveries-schema';
 import type { ReadModelDatabase } from './schema';
 
 export type DeliveryRow = Omit<Selectable<CallbackDeliveriesTable>, 'scheduled_position' | 'state'>;
 export type AttemptRow = Selectable<CallbackAttemptsTable>;
 
-const DELIVERY_COLUMNS = [
-  'delivery_id',
-  'payment_id',
-  'merchant_id',
-  'source_event_type',
-  'url',
-  'status',
-  'attempts',
-  'next_attempt_at',
-  'lease_until',
-  'last_status_code',
-  'last_error',
-  'scheduled_at',
-  'delivered_at',
-  'updated_at',
-] as const;
+const DELIVERY_COLUMNS = ['delivery_id', ...DELIVERY_FACT_COLUMNS] as const;
 
 export interface ListDeliveriesFilter {
   paymentId?: string;
