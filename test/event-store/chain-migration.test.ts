@@ -15,37 +15,10 @@ import { verifyEventLog } from '../../src/application/audit/verifier';
 import { exactly, type EventStore, type StoredEvent } from '../../src/application/ports/event-store';
 import { eventChainHash } from '../../src/domain/audit/chain-hash';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { PREVIOUS_RELEASE_POSTGRES_EVENTS, PREVIOUS_RELEASE_SQLITE_EVENTS } from '../support/previous-release-schema';
 
-/** The events table as the release before chain hashes created it. */
-const OLD_SQLITE_SCHEMA = `
-  CREATE TABLE events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    event_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    schema_version INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (stream_id, version),
-    UNIQUE (event_id)
-  )`;
-
-const OLD_POSTGRES_SCHEMA = `
-  create table events (
-    position bigint generated always as identity primary key,
-    stream_id text not null,
-    version bigint not null,
-    event_id text not null,
-    type text not null,
-    schema_version integer not null,
-    data jsonb not null,
-    metadata jsonb not null,
-    recorded_at timestamptz not null default now(),
-    constraint events_stream_version_unique unique (stream_id, version),
-    constraint events_event_id_unique unique (event_id)
-  )`;
+const OLD_SQLITE_SCHEMA = PREVIOUS_RELEASE_SQLITE_EVENTS;
+const OLD_POSTGRES_SCHEMA = PREVIOUS_RELEASE_POSTGRES_EVENTS;
 
 interface OldRow {
   streamId: string;

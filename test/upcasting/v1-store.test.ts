@@ -12,6 +12,7 @@ import { verifyEventLog } from '../../src/application/audit/verifier';
 import { loadState } from '../../src/application/command-handler';
 import { paymentDecider } from '../../src/application/deciders';
 import { paymentStreamId } from '../../src/domain/payment/events';
+import { PREVIOUS_RELEASE_SQLITE_EVENTS } from '../support/previous-release-schema';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 
 interface FixtureEvent {
@@ -32,27 +33,11 @@ const fixture = JSON.parse(readFileSync(join(__dirname, '../fixtures/v1-store.js
   events: FixtureEvent[];
 };
 
-/** The events table of the previous release: no chain_hash column. */
-const PREVIOUS_RELEASE_SCHEMA = `
-  CREATE TABLE events (
-    position INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    event_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    schema_version INTEGER NOT NULL,
-    data TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    UNIQUE (stream_id, version),
-    UNIQUE (event_id)
-  )`;
-
 function writePreviousReleaseStore(file: string): void {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
-    db.exec(PREVIOUS_RELEASE_SCHEMA);
+    db.exec(PREVIOUS_RELEASE_SQLITE_EVENTS);
     const insert = db.prepare(
       'INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
