@@ -93,6 +93,17 @@ describe('callbacks CLI, as processes', function () {
     expect(JSON.parse(again.stdout)).to.have.length(0);
   });
 
+  it('prints the admin token the /admin API of this deployment accepts', async () => {
+    const printed = await cli(['admin-token']);
+    expect(printed.code, printed.stderr).to.equal(0);
+    const gateway = await buildGateway(loadConfig(env()), { withProjector: false });
+    try {
+      expect(printed.stdout.trim()).to.equal(gateway.adminToken).and.to.match(/^[0-9a-f]{64}$/);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('refuses ids that are not delivery ids', async () => {
     const bad = await cli(['callbacks', 'redeliver', 'nope']);
     expect(bad.code).to.equal(2);
