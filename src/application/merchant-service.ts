@@ -42,7 +42,7 @@ export interface RegisterMerchantInput {
   ipAllowlist?: string[];
   refundsEnabled?: boolean;
   /** Validated here (unknown switch names throw ProtocolMappingError); default all off. */
-  protocolMapping?: { fields?: readonly string[]; returnParameters?: readonly string[] };
+  protocolMapping?: { fields?: readonly string[]; returnParameters?: readonly string[]; requiredFields?: readonly string[] };
 }
 
 export class MerchantService {

@@ -3,13 +3,16 @@
  *
  *   merchant create --name N [--notification-url U] [--payment-mode SMS|DMS|SMS/DMS]
  *                   [--ip-allowlist CIDR,...] [--refunds on|off]
- *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none] [--json]
+ *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
+ *                   [--required-fields payer_address,payer_country,payer_city,payer_zip|all|none] [--json]
  *   merchant list [--json]
  *   merchant show <merchant_id> [--show-password] [--json]
  *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
  *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
  *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
- *                                  Protocol Mapping: optional callback/status fields, return URL parameters
+ *                   [--required-fields FIELD,...|all|none]
+ *                                  Protocol Mapping: optional callback/status fields, return URL
+ *                                  parameters, SALE address fields made required
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
  *   sign trans|order --password P --value TRANS_ID|ORDER_ID
  *                                  compute a request hash, e.g. for a first payment with curl
@@ -47,6 +50,7 @@ import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import {
   CALLBACK_FIELD_SWITCHES,
   RETURN_PARAMETERS,
+  REQUIRABLE_SALE_FIELDS,
   ProtocolMappingError,
   parseSwitchList,
   protocolMapping,
@@ -95,8 +99,8 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
 }
 
 /** The Protocol Mapping flags given, each validated; absent flags stay undefined. */
-function mappingFlags(p: Parsed): { fields?: string[]; returnParameters?: string[] } | undefined {
-  const parse = <T extends string>(name: string, all: readonly T[], key: 'fields' | 'returnParameters') => {
+function mappingFlags(p: Parsed): { fields?: string[]; returnParameters?: string[]; requiredFields?: string[] } | undefined {
+  const parse = <T extends string>(name: string, all: readonly T[], key: 'fields' | 'returnParameters' | 'requiredFields') => {
     const text = flag(p, name);
     if (text === undefined) return undefined;
     const chosen = parseSwitchList(text, all);
@@ -110,15 +114,20 @@ function mappingFlags(p: Parsed): { fields?: string[]; returnParameters?: string
   };
   const fields = parse('callback-fields', CALLBACK_FIELD_SWITCHES, 'fields');
   const returnParameters = parse('return-params', RETURN_PARAMETERS, 'returnParameters');
-  if (fields === undefined && returnParameters === undefined) return undefined;
-  return { fields, returnParameters };
+  const requiredFields = parse('required-fields', REQUIRABLE_SALE_FIELDS, 'requiredFields');
+  if (fields === undefined && returnParameters === undefined && requiredFields === undefined) return undefined;
+  return { fields, returnParameters, requiredFields };
 }
 
 /** The merchant's mapping with the given flags applied; a flag not given keeps its current value. */
-function withMappingFlags(current: ProtocolMapping, flags: { fields?: string[]; returnParameters?: string[] }): ProtocolMapping {
+function withMappingFlags(
+  current: ProtocolMapping,
+  flags: { fields?: string[]; returnParameters?: string[]; requiredFields?: string[] },
+): ProtocolMapping {
   return protocolMapping({
     fields: flags.fields ?? current.fields,
     returnParameters: flags.returnParameters ?? current.returnParameters,
+    requiredFields: flags.requiredFields ?? current.requiredFields,
   });
 }
 
@@ -135,6 +144,7 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     refunds_enabled: m.refundsEnabled,
     callback_fields: m.protocolMapping.fields,
     return_params: m.protocolMapping.returnParameters,
+    required_fields: m.protocolMapping.requiredFields,
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };

@@ -140,12 +140,30 @@ forEachStore('Protocol Mapping', (h) => {
       expect(events.find((e) => e.type === 'CaptureSucceeded')!.data.arn).to.equal(captured.body.arn);
     });
 
+    it('make the SALE address fields required only for a merchant that marks them Required', async () => {
+      const strict = await h().createMerchant({
+        protocolMapping: { fields: [], returnParameters: [], requiredFields: ['payer_country', 'payer_zip'] },
+      });
+      const lenient = await h().createMerchant();
+      const without = { payer_country: undefined, payer_zip: undefined, payer_address: undefined, payer_city: undefined };
+
+      const refused = await h().sale(strict, without);
+      expect(refused.status).to.equal(400);
+      expect(refused.body).to.include({ result: 'ERROR', error_code: 100000, error_message: 'Request data is invalid.' });
+      expect(refused.body.errors).to.deep.equal([
+        { error_code: 100000, error_message: 'payer_country: This value should not be blank.' },
+        { error_code: 100000, error_message: 'payer_zip: This value should not be blank.' },
+      ]);
+      expect((await h().sale(strict, { payer_country: 'US', payer_zip: '90001' })).body.result).to.equal('SUCCESS');
+      expect((await h().sale(lenient, without)).body.result).to.equal('SUCCESS');
+    });
+
     it('follow a change of switches from the very next lookup', async () => {
       const merchant = await h().createMerchant();
       const sale = await h().sale(merchant);
       expect(await h().status(merchant, sale.body.trans_id)).to.have.nested.property('body.status', 'SETTLED');
 
-      await h().gateway.merchants.update(merchant.merchant_id, { protocolMapping: { fields: ['payer_first_name', 'brand'], returnParameters: [] } });
+      await h().gateway.merchants.update(merchant.merchant_id, { protocolMapping: { fields: ['payer_first_name', 'brand'], returnParameters: [], requiredFields: [] } });
       const after = await h().status(merchant, sale.body.trans_id);
 
       expect(after.body).to.include({ brand: 'VISA', payer_first_name: 'John' });
@@ -341,14 +359,14 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         await migrateReadModels(db);
         await migrateReadModels(db);
         const readModels = new ReadModels({ db, store, projector, projectionNames: ['merchants'] });
-        expect((await readModels.merchantById('m-old'))!.protocolMapping).to.deep.equal({ fields: [], returnParameters: [] });
+        expect((await readModels.merchantById('m-old'))!.protocolMapping).to.deep.equal({ fields: [], returnParameters: [], requiredFields: [] });
 
         await appendMerchantEvents(store, 'm-new', [
           merchantRegistered({ merchantId: 'm-new' }),
-          merchantSettingsChanged('m-new', { protocolMapping: { fields: ['brand'], returnParameters: ['payment_method'] } }),
+          merchantSettingsChanged('m-new', { protocolMapping: { fields: ['brand'], returnParameters: ['payment_method'], requiredFields: [] } }),
         ]);
         await projector.catchUp();
-        expect((await readModels.merchantById('m-new'))!.protocolMapping).to.deep.equal({ fields: ['brand'], returnParameters: ['payment_method'] });
+        expect((await readModels.merchantById('m-new'))!.protocolMapping).to.deep.equal({ fields: ['brand'], returnParameters: ['payment_method'], requiredFields: [] });
       } finally {
         await projector.stop();
         await db.destroy();

@@ -31,7 +31,7 @@ forEachDialect('merchants read model', (fixture) => {
       ipAllowlist: ['203.0.113.0/24', '198.51.100.7'],
       refundsEnabled: false,
       // Registered without Protocol Mapping, as every merchant before it existed: all off.
-      protocolMapping: { fields: [], returnParameters: [] },
+      protocolMapping: { fields: [], returnParameters: [], requiredFields: [] },
       registeredAt: T0,
       updatedAt: T0,
     };

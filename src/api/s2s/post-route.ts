@@ -118,6 +118,10 @@ function requireHash(form: FormBody, expected: string): void {
 async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
   const now = deps.clock.now();
   const fieldErrors: FieldError[] = [];
+  // Optional for everyone else; this merchant's Protocol Mapping marks them Required.
+  for (const field of merchant.protocolMapping.requiredFields) {
+    if (!str(form, field)) fieldErrors.push(errors.field(field, 'This value should not be blank.'));
+  }
   const currency = form.order_currency as string;
   if (!isCurrency(currency)) fieldErrors.push(errors.field('order_currency', 'This value is not a valid currency.'));
   const amountText = form.order_amount as string;

@@ -97,14 +97,24 @@ export const RETURN_PARAMETERS = ['payment_method', 'brand'] as const;
 
 export type ReturnParameter = (typeof RETURN_PARAMETERS)[number];
 
+/**
+ * S2S SALE fields that are optional unless the merchant's mapping marks them Required (spec,
+ * "S2S payer and card fields"): some acquirers need the payer's address for their risk checks.
+ */
+export const REQUIRABLE_SALE_FIELDS = ['payer_address', 'payer_country', 'payer_city', 'payer_zip'] as const;
+
+export type RequirableSaleField = (typeof REQUIRABLE_SALE_FIELDS)[number];
+
 export interface ProtocolMapping {
   /** Switched-on field groups, in CALLBACK_FIELD_SWITCHES order, no repeats. */
   fields: CallbackFieldSwitch[];
   /** Switched-on return parameters, in RETURN_PARAMETERS order, no repeats. */
   returnParameters: ReturnParameter[];
+  /** SALE fields this merchant's requests must carry, in REQUIRABLE_SALE_FIELDS order. */
+  requiredFields: RequirableSaleField[];
 }
 
-export const noProtocolMapping = (): ProtocolMapping => ({ fields: [], returnParameters: [] });
+export const noProtocolMapping = (): ProtocolMapping => ({ fields: [], returnParameters: [], requiredFields: [] });
 
 function canonical<T extends string>(all: readonly T[], chosen: readonly string[], what: string): T[] {
   const unknown = chosen.filter((name) => !(all as readonly string[]).includes(name));
@@ -116,10 +126,15 @@ function canonical<T extends string>(all: readonly T[], chosen: readonly string[
 }
 
 /** Validates and orders a mapping; throws ProtocolMappingError on unknown names. */
-export function protocolMapping(input: { fields?: readonly string[]; returnParameters?: readonly string[] }): ProtocolMapping {
+export function protocolMapping(input: {
+  fields?: readonly string[];
+  returnParameters?: readonly string[];
+  requiredFields?: readonly string[];
+}): ProtocolMapping {
   return {
     fields: canonical(CALLBACK_FIELD_SWITCHES, input.fields ?? [], 'callback field switch'),
     returnParameters: canonical(RETURN_PARAMETERS, input.returnParameters ?? [], 'return parameter'),
+    requiredFields: canonical(REQUIRABLE_SALE_FIELDS, input.requiredFields ?? [], 'requirable SALE field'),
   };
 }
 
@@ -129,11 +144,12 @@ export function protocolMapping(input: { fields?: readonly string[]; returnParam
  */
 export function protocolMappingOf(stored: unknown): ProtocolMapping {
   if (!stored || typeof stored !== 'object') return noProtocolMapping();
-  const s = stored as { fields?: unknown; returnParameters?: unknown };
+  const s = stored as { fields?: unknown; returnParameters?: unknown; requiredFields?: unknown };
   const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   return {
     fields: CALLBACK_FIELD_SWITCHES.filter((n) => names(s.fields).includes(n)),
     returnParameters: RETURN_PARAMETERS.filter((n) => names(s.returnParameters).includes(n)),
+    requiredFields: REQUIRABLE_SALE_FIELDS.filter((n) => names(s.requiredFields).includes(n)),
   };
 }
 
