@@ -4,12 +4,11 @@
  */
 import { requestRedelivery } from '../application/callbacks/redelivery';
 import { DomainError } from '../domain/errors';
+import { isUuid } from '../domain/ids';
 import { UsageError, flag, print, withGateway, type Parsed } from './args';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuid(value: string | undefined, what: string): string {
-  if (!value || !UUID.test(value)) throw new UsageError(`${what} must be a UUID (got "${value ?? ''}")`);
+  if (!value || !isUuid(value)) throw new UsageError(`${what} must be a UUID (got "${value ?? ''}")`);
   return value.toLowerCase();
 }
 

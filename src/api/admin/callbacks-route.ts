@@ -13,6 +13,7 @@ import type { Notifier } from '../../application/callbacks/notifier';
 import type { Clock } from '../../application/ports/clock';
 import type { EventStore } from '../../application/ports/event-store';
 import { DomainError } from '../../domain/errors';
+import { isUuid } from '../../domain/ids';
 import { ApiError, errors } from '../errors';
 
 export interface CallbackAdminDeps {
@@ -24,12 +25,10 @@ export interface CallbackAdminDeps {
   catchUp(): Promise<unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const notFound = () => new ApiError(404, 100000, 'Callback delivery not found.');
 
 function uuidParam(value: string | undefined, field: string): string {
-  if (!value || !UUID.test(value)) throw errors.invalid([errors.field(field, 'This is not a valid UUID.')]);
+  if (!value || !isUuid(value)) throw errors.invalid([errors.field(field, 'This is not a valid UUID.')]);
   return value.toLowerCase();
 }
 
@@ -37,8 +36,8 @@ export function registerCallbackAdminRoutes(router: Router, deps: CallbackAdminD
   router.get('/callbacks', async (ctx) => {
     const q = ctx.query as Record<string, string | undefined>;
     const fieldErrors = [];
-    if (q.payment_id !== undefined && !UUID.test(q.payment_id)) fieldErrors.push(errors.field('payment_id', 'This is not a valid UUID.'));
-    if (q.merchant_id !== undefined && !UUID.test(q.merchant_id)) fieldErrors.push(errors.field('merchant_id', 'This is not a valid UUID.'));
+    if (q.payment_id !== undefined && !isUuid(q.payment_id)) fieldErrors.push(errors.field('payment_id', 'This is not a valid UUID.'));
+    if (q.merchant_id !== undefined && !isUuid(q.merchant_id)) fieldErrors.push(errors.field('merchant_id', 'This is not a valid UUID.'));
     if (q.failed !== undefined && q.failed !== 'true' && q.failed !== 'false') fieldErrors.push(errors.field('failed', 'must be true or false'));
     if (q.limit !== undefined && !/^(?:[1-9]\d{0,2}|1000)$/.test(q.limit)) fieldErrors.push(errors.field('limit', 'must be an integer in 1..1000'));
     if (fieldErrors.length) throw errors.invalid(fieldErrors);

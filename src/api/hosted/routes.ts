@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { verifyPaReq, verifyRedirectSig } from '../../adapters/connectors/sandbox-connector';
 import { DomainError } from '../../domain/errors';
+import { isUuid } from '../../domain/ids';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { PaymentService } from '../../application/payment-service';
 import { s2sCardReturnUrl } from '../../domain/callback/return-url';
@@ -25,8 +26,6 @@ export interface HostedDeps {
   sandboxSecret: Buffer;
   baseUrl: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function html(ctx: Koa.Context, status: number, body: string): void {
   ctx.status = status;
@@ -123,7 +122,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
     const paymentId = ctx.params.id;
     const paReq = param(ctx, 'PaReq');
     const payload = paReq ? verifyPaReq(deps.sandboxSecret, paReq) : null;
-    if (!UUID.test(paymentId) || !payload || payload.paymentId !== paymentId || param(ctx, 'MD') !== paymentId) {
+    if (!isUuid(paymentId) || !payload || payload.paymentId !== paymentId || param(ctx, 'MD') !== paymentId) {
       return errorPage(ctx, 400, 'This verification answer is not valid.');
     }
     const approved = param(ctx, 'PaRes') === 'approve';
@@ -140,7 +139,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
   router.register('/sandbox/redirect/:id', ['HEAD', 'GET', 'POST'], async (ctx) => {
     const paymentId = ctx.params.id;
     const sig = param(ctx, 'sig') ?? '';
-    if (!UUID.test(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {
+    if (!isUuid(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {
       return errorPage(ctx, 400, 'This payment link is not valid.');
     }
     let payment: ExistingPayment;
@@ -166,7 +165,7 @@ export function registerHostedRoutes(router: Router, deps: HostedDeps): void {
   router.post('/sandbox/redirect/:id/complete', async (ctx) => {
     const paymentId = ctx.params.id;
     const sig = param(ctx, 'sig') ?? '';
-    if (!UUID.test(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {
+    if (!isUuid(paymentId) || !verifyRedirectSig(deps.sandboxSecret, paymentId, sig)) {
       return errorPage(ctx, 400, 'This payment link is not valid.');
     }
     let payment: ExistingPayment;
