@@ -43,15 +43,19 @@ export function print(value: unknown, json: boolean, human: () => string): void 
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
 }
 
-export async function withGateway<T>(fn: (g: Gateway) => Promise<T>): Promise<T> {
+/**
+ * A gateway for one command. By default it first projects what it needs itself, so it works whether
+ * or not a server is running; `project: false` skips that for commands that replay by themselves
+ * (rebuild) or only touch the event store (seeding, history).
+ */
+export async function withGateway<T>(fn: (g: Gateway) => Promise<T>, options: { project?: boolean } = {}): Promise<T> {
   const config = { ...loadConfig(), logLevel: 'error' as const };
-  // The CLI projects what it needs itself, so it works whether or not a server is running.
-  const gateway = await buildGateway(config, { withProjector: true });
+  const project = options.project ?? true;
+  const gateway = await buildGateway(config, { withProjector: project });
   try {
-    await gateway.projector!.catchUp();
+    if (project) await gateway.projector!.catchUp();
     return await fn(gateway);
   } finally {
     await gateway.close();
   }
 }
-

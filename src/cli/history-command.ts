@@ -5,8 +5,7 @@
  */
 import { paymentHistory, type PaymentHistory } from '../application/payment-history';
 import { parseAsOf } from '../domain/payment/history';
-import { flag, print, UsageError, type Parsed } from './args';
-import { withOperatorGateway } from './projections-command';
+import { flag, print, UsageError, withGateway, type Parsed } from './args';
 
 export async function historyCommand(p: Parsed): Promise<number> {
   const paymentId = p.positional[1];
@@ -17,7 +16,7 @@ export async function historyCommand(p: Parsed): Promise<number> {
     throw new UsageError(`--as-of must be a stream version (0, 1, ...) or an ISO-8601 timestamp with a zone (got "${asOfText}")`);
   }
   const json = p.flags.get('json') === true;
-  const history = await withOperatorGateway((g) => paymentHistory(g.store, paymentId, asOf));
+  const history = await withGateway((g) => paymentHistory(g.store, paymentId, asOf), { project: false });
   if (!history) {
     process.stderr.write(`Payment not found: ${paymentId}\n`);
     return 1;

@@ -3,27 +3,11 @@
  * swaps them in while status lookups keep answering; `projections verify [name...]` replays them
  * into scratch tables and diffs those against the live ones, row by row (exit 1 on a difference).
  */
-import { buildGateway, type Gateway } from '../composition';
-import { loadConfig } from '../config';
 import { allProjections } from '../../projections';
 import { RebuildError, rebuildProjections, verifyProjections, type ProjectionDifference } from '../../projections/rebuild';
-import { print, UsageError, type Parsed } from './args';
+import { print, UsageError, withGateway, type Parsed } from './args';
 
 const MAX_REPORTED_DIFFERENCES = 10_000;
-
-/**
- * A gateway for an operator command that must not project first: a rebuild replays by itself,
- * seeding and history only touch the event store.
- */
-export async function withOperatorGateway<T>(fn: (g: Gateway) => Promise<T>): Promise<T> {
-  const config = { ...loadConfig(), logLevel: 'error' as const };
-  const gateway = await buildGateway(config, { withProjector: false });
-  try {
-    return await fn(gateway);
-  } finally {
-    await gateway.close();
-  }
-}
 
 export async function projectionsCommand(p: Parsed): Promise<number> {
   const sub = p.positional[1];
@@ -50,7 +34,7 @@ export async function projectionsCommand(p: Parsed): Promise<number> {
 
 async function rebuild(names: string[], json: boolean): Promise<void> {
   let reported = 0;
-  const result = await withOperatorGateway((g) =>
+  const result = await withGateway((g) =>
     rebuildProjections({
       store: g.store,
       db: g.readDb,
@@ -61,6 +45,7 @@ async function rebuild(names: string[], json: boolean): Promise<void> {
         process.stderr.write(`  ${replayed} events replayed\n`);
       },
     }),
+    { project: false },
   );
   const seconds = result.totalMs / 1000;
   const perSecond = seconds > 0 ? Math.round(result.events / seconds) : 0;
@@ -80,8 +65,9 @@ async function rebuild(names: string[], json: boolean): Promise<void> {
 }
 
 async function verify(names: string[], json: boolean): Promise<number> {
-  const differences = await withOperatorGateway((g) =>
+  const differences = await withGateway((g) =>
     verifyProjections({ store: g.store, db: g.readDb, names, maxDifferences: MAX_REPORTED_DIFFERENCES }),
+    { project: false },
   );
   const truncated = differences.length >= MAX_REPORTED_DIFFERENCES;
   print({ ok: differences.length === 0, truncated, differences }, json, () =>

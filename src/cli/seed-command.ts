@@ -21,8 +21,7 @@ import type { AuthorizationResult, PaymentCommand } from '../domain/payment/comm
 import { decidePayment } from '../domain/payment/decide';
 import { paymentEventSchemaVersion, paymentStreamId, type PaymentKind } from '../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
-import { flag, print, UsageError, type Parsed } from './args';
-import { withOperatorGateway } from './projections-command';
+import { flag, print, UsageError, withGateway, type Parsed } from './args';
 
 export interface SeedOptions {
   store: EventStore;
@@ -529,7 +528,7 @@ export async function seedCommand(p: Parsed): Promise<void> {
   const json = p.flags.get('json') === true;
   const events = Number(eventsText);
   const started = performance.now();
-  const result = await withOperatorGateway(async (g) => {
+  const result = await withGateway(async (g) => {
     const merchantIds: string[] = [];
     for (let i = 1; i <= Number(merchantsText); i++) {
       const created = await g.merchants.register({ name: `Seeded merchant ${i}`, paymentMode: 'SMS/DMS', refundsEnabled: true });
@@ -547,7 +546,7 @@ export async function seedCommand(p: Parsed): Promise<void> {
       },
     });
     return { ...seeded, events: seeded.events + merchantIds.length, merchants: merchantIds };
-  });
+  }, { project: false });
   const seconds = (performance.now() - started) / 1000;
   print({ ...result, seconds: Math.round(seconds * 10) / 10 }, json, () =>
     [
