@@ -75,9 +75,9 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
     // On the HTTP thread in `all`, unlike the projector: its appends then share the API's writer
     // thread and group commits. From a thread of its own, with a second SQLite writer connection,
     // lock waits made it fall behind a sustained SALE load (docs/benchmarks.md).
+    // Stopped by gateway.close(), which every role runs last.
     notifier = gateway.notifier;
     await notifier.start();
-    stops.push(() => gateway.notifier.stop());
   }
   let server: Server | null = null;
   let demoMerchant: MerchantCredentials | null = null;
