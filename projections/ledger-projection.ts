@@ -14,7 +14,7 @@ import type { PaymentKind } from '../src/domain/payment/events';
 import { upsertRows, type UpsertSpec } from './bulk-upsert';
 import { chunked } from './database';
 import { LEDGER_TABLES, type LedgerPaymentsTable, type LedgerPostingsTable } from './ledger-schema';
-import { asPaymentEvent, isPaymentEvent } from './payments-projection';
+import { asPaymentEvent, isPaymentEvent, paymentsContinuedIn } from './payments-projection';
 import type { Projection } from './projector';
 import type { ReadModelDatabase } from './schema';
 
@@ -96,10 +96,7 @@ export function ledgerProjection(): Projection {
       const relevant = events.filter(isPaymentEvent);
       if (relevant.length === 0) return;
 
-      // A payment whose first event here is PaymentInitiated is new: nothing to load for it.
-      const firstType = new Map<string, string>();
-      for (const e of relevant) if (!firstType.has(String(e.data.paymentId))) firstType.set(String(e.data.paymentId), e.type);
-      const toLoad = [...firstType].filter(([, type]) => type !== 'PaymentInitiated').map(([id]) => id);
+      const toLoad = paymentsContinuedIn(relevant);
       const payments = new Map<string, LedgerPayment>();
       for (const part of chunked(toLoad, 5_000)) {
         const rows = await trx.selectFrom('ledger_payments').selectAll().where('payment_id', 'in', part).execute();

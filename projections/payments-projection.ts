@@ -22,6 +22,17 @@ export const isPaymentEvent = (event: StoredEvent): boolean => PAYMENT_TYPES.has
 export const asPaymentEvent = (event: StoredEvent): PaymentEvent =>
   ({ type: event.type, data: event.data }) as unknown as PaymentEvent;
 
+/**
+ * Payments of a batch whose stored rows a projection must load: those whose first event here is not
+ * PaymentInitiated. A payment that starts in the batch starts from scratch, and at full load most
+ * payments of a batch are new.
+ */
+export function paymentsContinuedIn(events: readonly StoredEvent[]): string[] {
+  const firstType = new Map<string, string>();
+  for (const e of events) if (!firstType.has(String(e.data.paymentId))) firstType.set(String(e.data.paymentId), e.type);
+  return [...firstType].filter(([, type]) => type !== 'PaymentInitiated').map(([id]) => id);
+}
+
 type PaymentRowInsert = Insertable<PaymentsTable>;
 
 const UPDATABLE_COLUMNS = [
@@ -120,11 +131,7 @@ export function paymentsProjection(): Projection {
       const relevant = events.filter(isPaymentEvent);
       if (relevant.length === 0) return;
 
-      // A payment whose first event here is PaymentInitiated starts from scratch in evolvePayment,
-      // so its stored state is not needed: at full load most payments of a batch are new.
-      const firstType = new Map<string, string>();
-      for (const e of relevant) if (!firstType.has(String(e.data.paymentId))) firstType.set(String(e.data.paymentId), e.type);
-      const toLoad = [...firstType].filter(([, type]) => type !== 'PaymentInitiated').map(([id]) => id);
+      const toLoad = paymentsContinuedIn(relevant);
       const folding = new Map<string, Folding>();
       for (const part of chunked(toLoad, 5_000)) {
         const rows = await trx.selectFrom('payments').select(['payment_id', 'state', 'stream_version']).where('payment_id', 'in', part).execute();
