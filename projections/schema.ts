@@ -14,7 +14,7 @@ import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-
 /** Written exactly as a bigint, only ever compared inside SQL. */
 export type PositionColumn = ColumnType<never, bigint, bigint>;
 
-export type OperationType = 'sale' | 'authorization' | '3ds' | 'redirect' | 'capture' | 'void' | 'refund' | 'reversal';
+export type OperationType = 'sale' | 'authorization' | 'debit' | 'credit' | '3ds' | 'redirect' | 'capture' | 'void' | 'refund' | 'reversal';
 export type OperationStatus = 'success' | 'declined' | 'pending' | 'unknown';
 
 export interface PaymentsTable {

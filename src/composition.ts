@@ -40,6 +40,11 @@ import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
 import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
 import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
+import { registerCheckoutApiRoutes } from './api/checkout/routes';
+import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
+import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';
+import { CheckoutService } from './application/checkout/checkout-service';
+import { PendingCardData } from './application/checkout/pending-card-data';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
 import { PaymentService } from './application/payment-service';
@@ -62,6 +67,7 @@ export interface Gateway {
   projector: Projector | null;
   merchants: MerchantService;
   payments: PaymentService;
+  checkout: CheckoutService;
   app: Koa;
   logger: Logger;
   clock: Clock;
@@ -165,6 +171,21 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     environment: config.environment,
   });
   const payments = new PaymentService({ store, connector, vault, clock, logger, baseUrl: config.publicBaseUrl });
+  const checkout = new CheckoutService({
+    store,
+    payments,
+    merchants,
+    vault,
+    clock,
+    baseUrl: config.publicBaseUrl,
+    // Derived like the sandbox secret, so every API process verifies every other's tokens.
+    tokenSecret: createHmac('sha256', key).update('hosted-fields-tokens').digest(),
+    pendingCards: new PendingCardData({ ttlMs: 15 * 60_000, now: () => clock.now().getTime() }),
+  });
+  const notificationUrls = new NotificationUrlCheck({
+    resolve: systemResolver,
+    allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
+  });
 
   const queries: PaymentQueries = {
     async paymentView(paymentId) {
@@ -213,12 +234,22 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           clock,
           environment: config.environment,
           ajv,
-          notificationUrls: new NotificationUrlCheck({
-            resolve: systemResolver,
-            allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
-          }),
+          notificationUrls,
         }),
-      (router) => registerHostedRoutes(router, { payments, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
+      (router, ajv) =>
+        registerCheckoutApiRoutes(router, {
+          merchants,
+          payments,
+          checkout,
+          readModels,
+          clock,
+          environment: config.environment,
+          ajv,
+          notificationUrls,
+        }),
+      (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl }),
+      (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv }),
+      (router) => registerHostedRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
       (router) => registerHealthRoute(router, { store, readModels }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
@@ -233,6 +264,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     projector,
     merchants,
     payments,
+    checkout,
     app,
     logger,
     clock,

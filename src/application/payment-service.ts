@@ -14,14 +14,27 @@ import {
   type OrderIdReserved,
 } from '../domain/order/order-reservation';
 import type { AuthorizationResult, FollowUpResult, InitiatePayment } from '../domain/payment/commands';
-import { paymentStreamId, type BrowserAttributes, type CardSnapshot } from '../domain/payment/events';
+import {
+  paymentStreamId,
+  type BrowserAttributes,
+  type CardSnapshot,
+  type CheckoutPaymentData,
+  type PaymentChannel,
+} from '../domain/payment/events';
 import type { ExistingPayment, PaymentState } from '../domain/payment/state';
 import { handleCommand, loadState, toNewEvent, type HandleResult } from './command-handler';
 import { paymentDecider } from './deciders';
 import type { CardVault } from './ports/card-vault';
 import type { Clock } from './ports/clock';
 import type { ConnectorOutcome, Connector, FollowUpOutcome, CardData } from './ports/connector';
-import { NO_STREAM, WrongExpectedVersionError, type EventMetadata, type EventStore } from './ports/event-store';
+import {
+  NO_STREAM,
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+} from './ports/event-store';
 import type { Logger } from './ports/logger';
 import type { PaymentEvent } from '../domain/payment/events';
 
@@ -46,7 +59,7 @@ export type SaleCard =
 /** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
 export type SaleRequest = Omit<
   InitiatePayment['data'],
-  'paymentId' | 'channel' | 'card' | 'cardSource' | 'now'
+  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'now'
 > & {
   card: SaleCard;
   /** Keep the card in the vault and hand back a token for later payments. */
@@ -78,10 +91,52 @@ export class PaymentService {
   constructor(private readonly deps: PaymentServiceDeps) {}
 
   async sale(request: SaleRequest): Promise<SaleResult> {
+    const paymentId = randomUUID();
+    const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
+    const now = this.deps.clock.now().toISOString();
+    const reservation: OrderIdReserved = {
+      type: 'OrderIdReserved',
+      data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: now },
+    };
+    const orderStream = orderStreamId(request.merchantId, request.orderId);
+    try {
+      const payment = await this.begin(request, paymentId, {
+        streamId: orderStream,
+        events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)],
+        expected: NO_STREAM,
+      });
+      return { payment, replayed: false };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
+      return { payment: await this.replayOrReject(request), replayed: true };
+    }
+  }
+
+  /**
+   * A Checkout payment attempt. `claim` is the session's record of the attempt, appended together
+   * with the payment (where the store can) at the session version the caller decided on, so two
+   * submits of one session never both reach the acquirer: the loser gets WrongExpectedVersionError.
+   */
+  async startCheckoutPayment(
+    request: SaleRequest & { paymentId: string; checkout: CheckoutPaymentData },
+    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
+  ): Promise<ExistingPayment> {
+    return this.begin(request, request.paymentId, claim, 'checkout');
+  }
+
+  /**
+   * Records the claim (order reservation or session attempt) and PaymentInitiated, then asks the
+   * acquirer and records its answer.
+   */
+  private async begin(
+    request: SaleRequest & { checkout?: CheckoutPaymentData },
+    paymentId: string,
+    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
+    channel: PaymentChannel = 's2s_card',
+  ): Promise<ExistingPayment> {
     const { store, clock } = this.deps;
     // Resolve the card before anything is recorded: an unknown token must not burn the order id.
     const card = await this.resolveCard(request.card);
-    const paymentId = randomUUID();
     const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
 
     let token = request.card.kind === 'token' ? request.card.token : null;
@@ -94,17 +149,13 @@ export class PaymentService {
       token,
     };
     const now = clock.now().toISOString();
-    const reservation: OrderIdReserved = {
-      type: 'OrderIdReserved',
-      data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: now },
-    };
     const initiatedEvents = paymentDecider.decide(
       {
         type: 'InitiatePayment',
         data: {
           paymentId,
           merchantId: request.merchantId,
-          channel: 's2s_card',
+          channel,
           kind: request.kind,
           orderId: request.orderId,
           orderDescription: request.orderDescription,
@@ -119,46 +170,40 @@ export class PaymentService {
           parameters: request.parameters,
           recurringInit: request.recurringInit,
           cardSource: request.card.kind === 'token' ? 'card_token' : 'card_number',
+          ...(request.checkout ? { checkout: request.checkout } : {}),
           now,
         },
       },
       { exists: false },
     );
-    const orderStream = orderStreamId(request.merchantId, request.orderId);
     const streamId = paymentStreamId(paymentId);
-    let initiatedVersion: bigint;
-    try {
-      // The reservation comes first and, where the store can, commits together with the payment:
-      // the order id and the intent to charge are recorded before the acquirer is asked anything.
-      const [, written] = await store.appendMultiple([
-        { streamId: orderStream, events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)], expected: NO_STREAM },
-        {
-          streamId,
-          events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
-          expected: NO_STREAM,
-        },
-      ]);
-      initiatedVersion = written!.nextExpectedVersion;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
-      return { payment: await this.replayOrReject(request), replayed: true };
-    }
+    // The claim comes first and, where the store can, commits together with the payment: the
+    // order id (or session attempt) and the intent to charge are recorded before the acquirer is asked.
+    const [, written] = await store.appendMultiple([
+      claim,
+      {
+        streamId,
+        events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
+        expected: NO_STREAM,
+      },
+    ]);
     const initiated = {
       state: initiatedEvents.reduce(paymentDecider.evolve, paymentDecider.initialState()),
-      version: initiatedVersion,
+      version: written!.nextExpectedVersion,
     };
 
+    const authorizeRequest = {
+      paymentId,
+      merchantId: request.merchantId,
+      kind: request.kind,
+      amount: request.amount,
+      currency: request.currency,
+      card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined },
+      payerIp: request.payer.ip,
+      gatewayBaseUrl: this.deps.baseUrl,
+    };
     const outcome = await this.callAcquirer(() =>
-      this.deps.connector.authorize({
-        paymentId,
-        merchantId: request.merchantId,
-        kind: request.kind,
-        amount: request.amount,
-        currency: request.currency,
-        card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined },
-        payerIp: request.payer.ip,
-        gatewayBaseUrl: this.deps.baseUrl,
-      }),
+      request.kind === 'credit' ? this.deps.connector.payout(authorizeRequest) : this.deps.connector.authorize(authorizeRequest),
     );
     const recorded = await handleCommand(
       store,
@@ -168,7 +213,7 @@ export class PaymentService {
       metadata,
       { state: initiated.state, version: initiated.version },
     );
-    return { payment: existing(recorded.state), replayed: false };
+    return existing(recorded.state);
   }
 
   /**
@@ -293,6 +338,31 @@ export class PaymentService {
     return { payment: existing(recorded.state), operationId, kind: op.kind, outcome };
   }
 
+  /** Checkout refund: settled money only (a hold is voided instead), full or partial. */
+  async refund(
+    merchantId: string,
+    paymentId: string,
+    amount: { minor: number; text: string },
+    refundsEnabled: boolean,
+    correlationId: string,
+  ) {
+    const operationId = randomUUID();
+    const requested = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RequestRefund',
+      data: { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: this.now() },
+    });
+    const s = existing(requested.state);
+    const op = s.pendingOperation!;
+    const outcome = await this.callFollowUp(() =>
+      this.deps.connector.refund({ paymentId, operationId, amount: op.amount, currency: s.currency, card: s.card }),
+    );
+    const recorded = await this.command(merchantId, paymentId, correlationId, {
+      type: 'RecordCreditVoid',
+      data: { operationId, result: outcome, now: this.now() },
+    }, requested);
+    return { payment: existing(recorded.state), operationId, outcome };
+  }
+
   /**
    * Settles what a lost acquirer answer left open: an authorization still `initiated` (the process
    * stopped before recording the answer) or `outcome_unknown`, or a requested capture, void, refund
@@ -382,7 +452,8 @@ export class PaymentService {
     const { store, clock } = this.deps;
     const events = await store.readStream(orderStreamId(request.merchantId, request.orderId));
     const reserved = events.find((e) => e.type === 'OrderIdReserved');
-    if (!reserved) throw new DuplicatePaymentError();
+    // An order number of a Checkout session is never a SALE's to replay.
+    if (!reserved || (reserved.data as OrderIdReserved['data']).sessionId) throw new DuplicatePaymentError();
     const verdict = judgeRepeat(reserved.data as OrderIdReserved['data'], clock.now());
     if (verdict.kind === 'duplicate') throw new DuplicatePaymentError();
     // The original request may still be talking to the acquirer: wait for its outcome.

@@ -16,7 +16,14 @@ export type DomainErrorCode =
   | 'merchant_not_found'
   | 'callback_not_found'
   | 'callback_not_due'
-  | 'callback_in_flight';
+  | 'callback_in_flight'
+  | 'session_exists'
+  | 'session_not_found'
+  | 'session_expired'
+  | 'session_cancelled'
+  | 'session_paid'
+  | 'payment_in_progress'
+  | 'attempts_exhausted';
 
 export class DomainError extends Error {
   constructor(

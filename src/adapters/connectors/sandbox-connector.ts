@@ -20,7 +20,7 @@ import type {
   PayerActionResult,
 } from '../../application/ports/connector';
 import { parseExpiry } from '../../domain/card';
-import type { ThreeDSAttributes } from '../../domain/payment/events';
+import type { PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
 
 export const SANDBOX_DEFAULT_DESCRIPTOR = 'SANDBOX*GATEWAY';
 const MAX_DESCRIPTOR_LENGTH = 20;
@@ -220,14 +220,28 @@ export class SandboxConnector implements Connector {
   }
 
   /** A sale settles at once and so gets its ARN now; an authorization's comes with its capture. */
-  private success(kind: 'sale' | 'authorization'): ConnectorOutcome & { outcome: 'success' } {
+  private success(kind: PaymentKind): ConnectorOutcome & { outcome: 'success' } {
     return {
       outcome: 'success',
       descriptor: this.descriptor,
       authCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
       rrn: digits(12),
-      ...(kind === 'sale' ? { arn: digits(23) } : {}),
+      ...(kind !== 'authorization' ? { arn: digits(23) } : {}),
     };
+  }
+
+  /** The expiries that decline a payment (at once or after the payer's step) decline a payout. */
+  payout(request: AuthorizeRequest): Promise<ConnectorOutcome> {
+    const expiry = parseExpiry(request.card.expMonth, request.card.expYear, this.now());
+    if (!expiry.ok) return this.respond({ outcome: 'declined', reason: expiry.reason });
+    switch (scenarioOf(request.card)) {
+      case 'declined':
+      case '3ds_declined':
+      case 'redirect_declined':
+        return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.issuer });
+      default:
+        return this.respond(this.success('credit'));
+    }
   }
 
   authorize(request: AuthorizeRequest): Promise<ConnectorOutcome> {
@@ -317,7 +331,7 @@ export class SandboxConnector implements Connector {
    * have given is the answer it gives now.
    */
   authorizationStatus(request: AuthorizationStatusRequest): Promise<ConnectorOutcome> {
-    return this.authorize({
+    return (request.kind === 'credit' ? this.payout : this.authorize).call(this, {
       paymentId: request.paymentId,
       merchantId: '',
       kind: request.kind,

@@ -10,6 +10,7 @@ import { DomainError } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { PaymentService } from '../../application/payment-service';
+import type { CheckoutService } from '../../application/checkout/checkout-service';
 import { s2sCardReturnUrl } from '../../domain/callback/return-url';
 import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import type { BrowserAttributes } from '../../domain/payment/events';
@@ -19,6 +20,8 @@ import { AUTO_SUBMIT_JS, AUTO_SUBMIT_PATH, renderAutoPostForm, renderRedirectPag
 
 export interface HostedDeps {
   payments: PaymentService;
+  /** Where the payer of a Checkout payment goes after the ACS or redirect page. */
+  checkout: CheckoutService;
   /** The merchant's password (return URL hash) and return-parameter choices, as they are now. */
   merchants: {
     accountById(merchantId: string): Promise<{ password: string; protocolMapping: ProtocolMapping } | undefined>;

@@ -3,7 +3,7 @@
  * `unknown` means the acquirer did not answer in a way we can trust (timeout, broken connection):
  * the payment is reconciled later with `status`, never blindly retried.
  */
-import type { ThreeDSAttributes } from '../../domain/payment/events';
+import type { PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
 
 export interface CardData {
   /** The full number lives only in memory for the duration of the call. */
@@ -18,7 +18,7 @@ export interface CardData {
 export interface AuthorizeRequest {
   paymentId: string;
   merchantId: string;
-  kind: 'sale' | 'authorization';
+  kind: PaymentKind;
   amount: number; // minor units
   currency: string;
   card: CardData;
@@ -67,13 +67,13 @@ export interface PayerActionResult {
   card: { expMonth: string; expYear: string; brand?: string };
   amount: number;
   currency: string;
-  saleKind: 'sale' | 'authorization';
+  saleKind: PaymentKind;
 }
 
 /** Reconciliation: what became of a request whose answer was lost (timeout, crash). */
 export interface AuthorizationStatusRequest {
   paymentId: string;
-  kind: 'sale' | 'authorization';
+  kind: PaymentKind;
   amount: number;
   currency: string;
   card: { expMonth: string; expYear: string };
@@ -83,6 +83,11 @@ export interface AuthorizationStatusRequest {
 export interface Connector {
   readonly name: string;
   authorize(request: AuthorizeRequest): Promise<ConnectorOutcome>;
+  /**
+   * Pays money out to the card (a Checkout credit). No payer authentication takes part, so the
+   * outcome is success, declined or unknown, never pending.
+   */
+  payout(request: AuthorizeRequest): Promise<ConnectorOutcome>;
   /** Finishes a payment after the payer came back from the ACS or redirect page. */
   completePayerAction(result: PayerActionResult): Promise<ConnectorOutcome>;
   capture(request: FollowUpRequest): Promise<FollowUpOutcome>;

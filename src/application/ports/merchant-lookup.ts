@@ -1,5 +1,6 @@
 import type { Environment, PaymentMode } from '../../domain/merchant/events';
 import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
+import type { LinkTarget } from '../../domain/checkout/session-events';
 
 /** A merchant as the read model holds it (password still encrypted). */
 export interface MerchantRecord {
@@ -14,6 +15,8 @@ export interface MerchantRecord {
   ipAllowlist: string[];
   refundsEnabled: boolean;
   protocolMapping: ProtocolMapping;
+  /** Override Link Target; null or absent when unset. */
+  overrideLinkTarget?: LinkTarget | null;
   registeredAt: string;
   updatedAt: string;
 }

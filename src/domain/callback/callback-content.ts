@@ -29,6 +29,7 @@ import { formatMinor } from '../money';
 import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment } from '../payment/state';
 import { s2sCardPaymentHash } from '../signatures';
+import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
 
@@ -113,7 +114,7 @@ export function s2sCardHashOf(payment: ExistingPayment, password: string): strin
  * Protocol Mapping fields the merchant switched on.
  */
 export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
-  // Other channels have callback shapes of their own (see checkout-callback.ts).
+  if (after.channel === 'checkout') return checkoutCallbackFieldsFor(event, after, ctx);
   if (after.channel !== 's2s_card') return null;
   const outcome = outcomeOf(event, after);
   if (!outcome) return null;

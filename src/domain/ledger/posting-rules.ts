@@ -125,7 +125,12 @@ export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): P
   const unchanged: PostingResult = { payment: p, lines: [], occurredAt: at };
   switch (event.type) {
     case 'PaymentSettled':
-      return { payment: decided(p, 'approved', at), lines: nonZero(funds(event.data.amount)), occurredAt: at };
+      // A credit pays the merchant's money out to the payer's card.
+      return {
+        payment: decided(p, 'approved', at),
+        lines: nonZero(funds(p.kind === 'credit' ? -event.data.amount : event.data.amount)),
+        occurredAt: at,
+      };
     case 'PaymentAuthorized': {
       // The hold becomes the authorized amount (an earlier hold, if any, is replaced, as in the fold).
       const placed = event.data.amount - p.heldAmount;

@@ -3,6 +3,7 @@
  * so it cannot be one-way hashed: events carry it encrypted with the vault key, never in clear.
  */
 
+import type { LinkTarget } from '../checkout/session-events';
 import type { ProtocolMapping } from './protocol-mapping';
 
 export const MERCHANT_EVENT_SCHEMA_VERSION = 1;
@@ -22,6 +23,11 @@ export interface MerchantSettings {
    * recorded before the setting existed; the folded state always has one.
    */
   protocolMapping?: ProtocolMapping;
+  /**
+   * Override Link Target: where the payer's return to the merchant opens, in place of the
+   * session's `url_target`. Absent in events recorded before the setting existed: unset.
+   */
+  overrideLinkTarget?: LinkTarget | null;
 }
 
 export interface MerchantRegistered {

@@ -9,7 +9,11 @@ export const ORDER_EVENT_SCHEMA_VERSION = 1;
 
 export interface OrderIdReserved {
   type: 'OrderIdReserved';
-  data: { merchantId: string; orderId: string; paymentId: string; reservedAt: string };
+  /**
+   * `paymentId` names the payment that owns the order id; for a Checkout session it is the session
+   * id, and `sessionId` says so (the session's attempts share its order number).
+   */
+  data: { merchantId: string; orderId: string; paymentId: string; reservedAt: string; sessionId?: string };
 }
 
 export type OrderEvent = OrderIdReserved;

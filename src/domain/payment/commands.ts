@@ -64,6 +64,12 @@ export interface RequestCreditVoid {
   data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; now: string };
 }
 
+/** Checkout refund: only of settled money, never a hold release. Recorded as a refund CreditVoidRequested. */
+export interface RequestRefund {
+  type: 'RequestRefund';
+  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; now: string };
+}
+
 export interface RecordCreditVoid {
   type: 'RecordCreditVoid';
   data: { operationId: string; result: FollowUpResult; now: string };
@@ -79,4 +85,5 @@ export type PaymentCommand =
   | RequestVoid
   | RecordVoid
   | RequestCreditVoid
+  | RequestRefund
   | RecordCreditVoid;

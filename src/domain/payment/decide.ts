@@ -108,7 +108,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
     }
     case 'RequestVoid':
       // Only money that settled and was never refunded can be voided; a hold is released instead.
-      if (s.phase !== 'settled' || s.refundedAmount > 0) {
+      if (s.phase !== 'settled' || s.refundedAmount > 0 || s.kind === 'credit') {
         throw new DomainError('void_not_allowed', 'Void is not allowed.');
       }
       refuseWhileBusy(s);
@@ -143,7 +143,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
         // Releasing a hold moves no money back, so it does not need refunds enabled.
         kind = 'reversal';
         available = s.heldAmount;
-      } else if (s.phase === 'settled' && refundsEnabled) {
+      } else if (s.phase === 'settled' && refundsEnabled && s.kind !== 'credit') {
         kind = 'refund';
         available = s.settledAmount - s.refundedAmount;
       } else {
@@ -163,6 +163,24 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
         {
           type: 'CreditVoidRequested',
           data: { paymentId: s.paymentId, operationId, kind, amount, amountText, requestedAt: now },
+        },
+      ];
+    }
+    case 'RequestRefund': {
+      // Checkout refunds money that settled; a hold is never "refunded" (it is voided instead).
+      const { amount, amountText, operationId, refundsEnabled, now } = command.data;
+      if (s.phase !== 'settled' || !refundsEnabled || s.kind === 'credit') {
+        throw new DomainError('refund_not_allowed', 'Refund is not allowed');
+      }
+      refuseWhileBusy(s);
+      if (amount <= 0) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
+      if (amount > s.settledAmount - s.refundedAmount) {
+        throw new DomainError('amount_exceeds_available', 'amount: The amount exceeds the amount that can still be refunded.');
+      }
+      return [
+        {
+          type: 'CreditVoidRequested',
+          data: { paymentId: s.paymentId, operationId, kind: 'refund', amount, amountText, requestedAt: now },
         },
       ];
     }
@@ -203,7 +221,7 @@ function authorizationEvents(
     case 'success': {
       const rrn = result.rrn !== undefined ? { rrn: result.rrn } : {};
       // A sale settles at once, so its ARN comes with it; an authorization's comes with its capture.
-      return s.kind === 'sale'
+      return s.kind !== 'authorization'
         ? [
             {
               type: 'PaymentSettled',

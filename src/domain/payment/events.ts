@@ -10,8 +10,26 @@ import type { DeclineCode } from './decline-code';
 
 export const PAYMENT_EVENT_SCHEMA_VERSION = 1;
 
-export type PaymentKind = 'sale' | 'authorization';
-export type PaymentChannel = 's2s_card';
+/**
+ * `sale` and `debit` settle at once (a debit is the Checkout `debit` operation: its card is always
+ * stored); `authorization` holds funds until captured; `credit` pays money out to the card.
+ */
+export type PaymentKind = 'sale' | 'authorization' | 'debit' | 'credit';
+export type PaymentChannel = 's2s_card' | 'checkout';
+
+export type CheckoutOperation = 'purchase' | 'debit' | 'credit';
+
+/** What a Checkout payment records about the session it was made in. */
+export interface CheckoutPaymentData {
+  sessionId: string;
+  operation: CheckoutOperation;
+  /** 1 for the session's first attempt; each retry after a decline is the next number. */
+  attempt: number;
+  /** True for a hosted payment fields session (the payer returns to `return_url`). */
+  hostedFields: boolean;
+  /** `customer.name` of the session. */
+  customerName?: string;
+}
 
 export interface CardSnapshot {
   mask: string;
@@ -103,6 +121,8 @@ export interface PaymentInitiated {
     recurringInit: boolean;
     /** Absent on events recorded before it existed: read as `card_number`. */
     cardSource?: CardSource;
+    /** Present on Checkout payments only. */
+    checkout?: CheckoutPaymentData;
     initiatedAt: string;
   };
 }

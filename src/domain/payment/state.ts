@@ -9,6 +9,7 @@ import type {
   BrowserAttributes,
   CardSnapshot,
   CardSource,
+  CheckoutPaymentData,
   PayerReturnData,
   PayerSnapshot,
   PaymentEvent,
@@ -91,6 +92,8 @@ export interface ExistingPayment {
   threeDS?: ThreeDSAttributes;
   /** The payer's browser, as seen when the payer came back from the ACS or redirect page. */
   browser?: BrowserAttributes;
+  /** The Checkout session a Checkout payment belongs to. */
+  checkout?: CheckoutPaymentData;
 }
 
 export type PaymentState = { exists: false } | ExistingPayment;
@@ -130,6 +133,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       initiatedAt: d.initiatedAt,
       updatedAt: d.initiatedAt,
       ...(d.cardSource ? { cardSource: d.cardSource } : {}),
+      ...(d.checkout ? { checkout: d.checkout } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.

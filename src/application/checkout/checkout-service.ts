@@ -1,0 +1,628 @@
+/**
+ * Checkout use cases: sessions, the payer's attempts on the hosted page or through hosted payment
+ * fields, and where the payer goes next. Each attempt is a payment of its own, started by
+ * PaymentService with the session's record of the attempt as its claim, so a double submit can
+ * never reach the acquirer twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseExpiry, validatePan } from '../../domain/card';
+import { DomainError } from '../../domain/errors';
+import { checkoutCallbackHash } from '../../domain/signatures';
+import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
+import type { FormFields } from '../../domain/callback/form-fields';
+import { ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
+import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, type CheckoutSessionCommand } from '../../domain/checkout/session-decide';
+import {
+  CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
+  checkoutSessionStreamId,
+  type CheckoutSessionCreated,
+  type LinkTarget,
+} from '../../domain/checkout/session-events';
+import { evolveSession, initialSessionState, latestAttempt, type ExistingSession, type SessionState } from '../../domain/checkout/session-state';
+import { sessionIdOfToken, sessionTokenFor } from '../../domain/checkout/session-token';
+import type { BrowserAttributes, PayerSnapshot, PaymentKind } from '../../domain/payment/events';
+import type { ExistingPayment, PayerAction, PaymentPhase } from '../../domain/payment/state';
+import { handleCommand, loadState, toNewEvent, type Decider } from '../command-handler';
+import type { MerchantAccount } from '../merchant-service';
+import { CardTokenNotFoundError, DuplicatePaymentError, type PaymentService, type SaleCard } from '../payment-service';
+import type { CardVault } from '../ports/card-vault';
+import type { Clock } from '../ports/clock';
+import type { CardData } from '../ports/connector';
+import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type EventStore } from '../ports/event-store';
+import type { PendingCardData } from './pending-card-data';
+import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
+
+export const sessionDecider: Decider<CheckoutSessionCommand, SessionState, CheckoutSessionEvent> = {
+  decide: decideSession,
+  evolve: evolveSession,
+  initialState: initialSessionState,
+  schemaVersion: CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
+};
+
+/** Billing state is asked for (and checked) only for these countries (spec, Customer and addresses). */
+export const STATE_COUNTRIES: readonly string[] = ['CA', 'US', 'JP', 'AU', 'IN'];
+
+export const needsBillingState = (country: string | undefined): boolean =>
+  !!country && STATE_COUNTRIES.includes(country.toUpperCase());
+
+export type NewSession = Omit<CheckoutSessionCreated['data'], 'sessionId' | 'expiresAt' | 'createdAt'> & {
+  /** `session_expiry`, minutes. */
+  expiryMinutes: number;
+};
+
+export interface CreatedSession {
+  session: ExistingSession;
+  redirectUrl: string;
+  /** Hosted payment fields token (`Token` header of the processing request). */
+  token: string;
+  /** True when this request repeated an order number within the duplicate window. */
+  replayed: boolean;
+}
+
+/** Where the payer's browser goes next. */
+export type PayerDestination =
+  /** Back to the merchant (success, cancel, error, expiry or return URL) with the return parameters. */
+  | { kind: 'merchant'; url: string; target: LinkTarget | null }
+  /** The hosted page again (a decline to retry, a payment being confirmed). */
+  | { kind: 'page'; url: string }
+  /** The 3DS ACS (auto-posted form) or the redirect page of the acquirer. */
+  | { kind: 'payer_action'; action: PayerAction }
+  /** Nothing to go back to: the merchant gave no URL for this ending. */
+  | { kind: 'closed'; title: string; message: string };
+
+export interface CardInput {
+  /** Absent when the session credits a stored card (`card_token`). */
+  number?: string;
+  expMonth: string;
+  /** Two or four digits. */
+  expYear: string;
+  /** Absent for a credit: a payout never asks for the CVV. */
+  cvv?: string;
+  holder?: string;
+}
+
+export interface PayInput {
+  card: CardInput;
+  billing?: { country?: string; state?: string };
+  email?: string;
+  browser?: BrowserAttributes;
+  /** The payer's address as the gateway saw it (used when the session has no `customer.ip`). */
+  payerIp: string;
+}
+
+export interface FieldProblem {
+  field: 'card_number' | 'card_expiry' | 'card_cvv' | 'card_holder' | 'billing_state' | 'billing_country';
+  message: string;
+}
+
+export type PayOutcome = { kind: 'invalid'; problems: FieldProblem[] } | { kind: 'done'; payment: ExistingPayment | null; next: PayerDestination };
+
+export interface CheckoutPageModel {
+  session: ExistingSession;
+  merchantName: string;
+  /**
+   * `form`: collect card data (again, after a decline); `processing`: an attempt awaits the
+   * acquirer; otherwise `next` says where the payer goes.
+   */
+  view: 'form' | 'processing' | 'elsewhere';
+  next?: PayerDestination;
+  /** Reason of the latest attempt's decline, shown above the form. */
+  lastDecline: string | null;
+  attemptsLeft: number;
+  /** What the form asks for. */
+  needs: { cardNumber: boolean; cvv: boolean; billingState: boolean };
+  /** A `credit` of a stored card: its mask (the payer confirms the expiry). */
+  storedCardMask: string | null;
+  /** Prefilled cardholder / payee name. */
+  holderName: string;
+}
+
+export type HostedFieldsResult = {
+  result: 'success' | 'decline' | 'redirect' | 'waiting' | 'undefined';
+  redirect_url?: string;
+  redirect_params?: Record<string, string>;
+  decline_message?: string;
+  public_id?: string;
+};
+
+export class HostedFieldsError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HostedFieldsError';
+  }
+}
+
+export interface CheckoutServiceDeps {
+  store: EventStore;
+  payments: PaymentService;
+  merchants: { accountById(merchantId: string): Promise<MerchantAccount | undefined> };
+  vault: CardVault;
+  clock: Clock;
+  baseUrl: string;
+  /** Key of the hosted payment fields tokens. */
+  tokenSecret: Buffer;
+  pendingCards: PendingCardData;
+}
+
+const kindOf = (s: ExistingSession): PaymentKind =>
+  s.operation === 'purchase' ? (s.auth ? 'authorization' : 'sale') : s.operation;
+
+export class CheckoutService {
+  constructor(private readonly deps: CheckoutServiceDeps) {}
+
+  pageUrl(sessionId: string): string {
+    return `${this.deps.baseUrl}/checkout/${sessionId}`;
+  }
+
+  tokenOf(sessionId: string): string {
+    return sessionTokenFor(this.deps.tokenSecret, sessionId);
+  }
+
+  async createSession(input: NewSession, correlationId: string): Promise<CreatedSession> {
+    const { store, clock } = this.deps;
+    if (input.cardToken && !(await this.deps.vault.retrieve(input.cardToken))) throw new CardTokenNotFoundError();
+    const sessionId = randomUUID();
+    const now = clock.now();
+    const metadata: EventMetadata = { correlationId, causationId: correlationId };
+    const { expiryMinutes, ...data } = input;
+    const events = decideSession(
+      {
+        type: 'CreateSession',
+        data: { ...data, sessionId, expiresAt: new Date(now.getTime() + expiryMinutes * 60_000).toISOString(), now: now.toISOString() },
+      },
+      initialSessionState(),
+    );
+    const reservation: OrderIdReserved = {
+      type: 'OrderIdReserved',
+      data: { merchantId: input.merchantId, orderId: input.order.number, paymentId: sessionId, sessionId, reservedAt: now.toISOString() },
+    };
+    const orderStream = orderStreamId(input.merchantId, input.order.number);
+    try {
+      await store.appendMultiple([
+        { streamId: orderStream, events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)], expected: NO_STREAM },
+        {
+          streamId: checkoutSessionStreamId(sessionId),
+          events: events.map((e) => toNewEvent(e, CHECKOUT_SESSION_EVENT_SCHEMA_VERSION, metadata)),
+          expected: NO_STREAM,
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
+      return this.replayOrReject(input.merchantId, input.order.number);
+    }
+    const session = events.reduce(evolveSession, initialSessionState()) as ExistingSession;
+    return { session, redirectUrl: this.pageUrl(sessionId), token: this.tokenOf(sessionId), replayed: false };
+  }
+
+  /** A repeat of an order number within the window gets the original session back. */
+  private async replayOrReject(merchantId: string, orderNumber: string): Promise<CreatedSession> {
+    const events = await this.deps.store.readStream(orderStreamId(merchantId, orderNumber));
+    const reserved = events.find((e) => e.type === 'OrderIdReserved')?.data as OrderIdReserved['data'] | undefined;
+    if (!reserved?.sessionId || judgeRepeat(reserved, this.deps.clock.now()).kind === 'duplicate') {
+      throw new DuplicatePaymentError();
+    }
+    const session = await this.session(reserved.sessionId);
+    if (!session) throw new DuplicatePaymentError();
+    return { session, redirectUrl: this.pageUrl(session.sessionId), token: this.tokenOf(session.sessionId), replayed: true };
+  }
+
+  async session(sessionId: string): Promise<ExistingSession | null> {
+    const { state } = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
+    return state.exists ? state : null;
+  }
+
+  /** The session a hosted payment fields token was issued for; null for a token not of ours. */
+  async sessionByToken(token: unknown): Promise<ExistingSession | null> {
+    const sessionId = sessionIdOfToken(this.deps.tokenSecret, token);
+    return sessionId ? this.session(sessionId) : null;
+  }
+
+  async pageModel(sessionId: string): Promise<CheckoutPageModel | null> {
+    const loaded = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
+    if (!loaded.state.exists) return null;
+    let session = loaded.state;
+    const merchant = await this.merchant(session.merchantId);
+    const latest = await this.latestPayment(session);
+    const now = this.deps.clock.now().toISOString();
+    const base = {
+      merchantName: merchant.name,
+      lastDecline: latest?.phase === 'declined' ? latest.declineReason ?? 'Declined' : null,
+      attemptsLeft: Math.max(0, MAX_ATTEMPTS - session.attempts.length),
+      needs: {
+        cardNumber: !session.cardToken,
+        cvv: session.operation !== 'credit',
+        billingState: needsBillingState(session.billingAddress.country),
+      },
+      storedCardMask: session.cardToken ? await this.storedCardMask(session.cardToken) : null,
+      holderName: this.holderNameOf(session),
+    };
+    const refusal = paymentRefusal(session, latest?.phase ?? null, now);
+    if (!refusal) return { ...base, session, view: 'form' };
+    if (refusal.code === 'session_expired' && session.status === 'open') {
+      session = await this.recordExpiry(session, loaded.version);
+    }
+    if (refusal.code === 'payment_in_progress' && latest && (latest.phase === 'initiated' || latest.phase === 'outcome_unknown')) {
+      return { ...base, session, view: 'processing' };
+    }
+    return { ...base, session, view: 'elsewhere', next: await this.destination(session, latest, merchant) };
+  }
+
+  /** The payer submitted the hosted page's form. */
+  async pay(sessionId: string, input: PayInput, correlationId: string): Promise<PayOutcome | null> {
+    const loaded = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
+    if (!loaded.state.exists) return null;
+    const session = loaded.state;
+    const problems: FieldProblem[] = [];
+    const card = await this.cardOf(session, input.card, problems);
+    const country = session.billingAddress.country ?? input.billing?.country;
+    const billingState = needsBillingState(country) ? (session.billingAddress.state ?? input.billing?.state?.trim()) : undefined;
+    if (needsBillingState(country) && !billingState) problems.push({ field: 'billing_state', message: 'Enter the state or province of your billing address.' });
+    if (problems.length || !card) return { kind: 'invalid', problems };
+    const payer = this.payerOf(session, { ip: input.payerIp, email: input.email, country, state: billingState });
+    return this.attempt(session, loaded.version, card, payer, correlationId);
+  }
+
+  /** The payer pressed Cancel on the hosted page. */
+  async cancel(sessionId: string, correlationId: string): Promise<PayerDestination | null> {
+    const loaded = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
+    if (!loaded.state.exists) return null;
+    const latest = await this.latestPayment(loaded.state);
+    let session = loaded.state;
+    try {
+      const result = await handleCommand(
+        this.deps.store,
+        checkoutSessionStreamId(sessionId),
+        sessionDecider,
+        { type: 'CancelSession', data: { latestPhase: latest?.phase ?? null, now: this.now() } },
+        { correlationId, causationId: correlationId },
+        loaded,
+      );
+      session = result.state as ExistingSession;
+    } catch (error) {
+      if (!(error instanceof DomainError) && !(error instanceof WrongExpectedVersionError)) throw error;
+      // Paid (or being paid) meanwhile: the payer goes where that payment says.
+      session = (await this.session(sessionId)) ?? session;
+    }
+    return this.destination(session, await this.latestPayment(session), await this.merchant(session.merchantId));
+  }
+
+  /** Where the payer goes once the ACS or redirect page decided a Checkout payment. */
+  async afterPayerAction(payment: ExistingPayment): Promise<PayerDestination> {
+    const session = payment.checkout ? await this.session(payment.checkout.sessionId) : null;
+    if (!session) return { kind: 'closed', title: 'Payment finished', message: 'You can close this page.' };
+    return this.destination(session, payment, await this.merchant(session.merchantId));
+  }
+
+  /** Hosted payment fields: the gateway's iframes hand over what the payer typed. */
+  async holdCardData(token: unknown, input: CardInput): Promise<{ result: 'success' | 'undefined'; message: string }> {
+    const session = await this.sessionByToken(token);
+    if (!session || !session.hostedFields) return { result: 'undefined', message: 'The session token is not valid.' };
+    const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
+    if (refusal) return { result: 'undefined', message: refusal.message };
+    const problems: FieldProblem[] = [];
+    const card = await this.cardOf(session, input, problems);
+    if (!card || card.kind !== 'number' || problems.length) {
+      return { result: 'undefined', message: problems.map((p) => p.message).join(' ') || 'The card data is not valid.' };
+    }
+    this.deps.pendingCards.hold(session.sessionId, {
+      number: card.number,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      cvv: card.cvv,
+      holder: card.holder,
+    });
+    return { result: 'success', message: 'Card data saved.' };
+  }
+
+  /**
+   * `POST /api/v1/processing/{purchase,debit}/card`: pays with the card the iframes handed over.
+   * Throws HostedFieldsError for a request that cannot be processed (bad token, wrong endpoint,
+   * no card data).
+   */
+  async processHostedFields(
+    token: unknown,
+    operation: 'purchase' | 'debit',
+    input: {
+      name: string;
+      email?: string;
+      birthDay?: string;
+      billing?: ExistingSession['billingAddress'];
+      browser?: BrowserAttributes;
+      callerIp: string;
+    },
+    correlationId: string,
+  ): Promise<HostedFieldsResult> {
+    const sessionId = sessionIdOfToken(this.deps.tokenSecret, token);
+    const loaded = sessionId ? await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider) : null;
+    if (!loaded?.state.exists || !loaded.state.hostedFields) throw new HostedFieldsError('Token', 'The session token is not valid.');
+    const session = loaded.state;
+    if (session.operation !== operation) {
+      throw new HostedFieldsError('operation', `This session is for the ${session.operation} operation; use /api/v1/processing/${session.operation}/card.`);
+    }
+    const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
+    if (refusal) throw new HostedFieldsError('Token', refusal.message);
+    const held: CardData | null = this.deps.pendingCards.take(session.sessionId);
+    if (!held) throw new HostedFieldsError('card', 'No card data was collected for this session: call collectIframesData() first.');
+    const card: SaleCard = { kind: 'number', number: held.number, expMonth: held.expMonth, expYear: held.expYear, cvv: held.cvv, holder: input.name };
+    const billing = { ...session.billingAddress, ...(input.billing ?? {}) };
+    const payer = this.payerOf(
+      { ...session, billingAddress: billing },
+      { ip: input.callerIp, email: input.email, birthDate: input.birthDay, country: billing.country, state: needsBillingState(billing.country) ? billing.state : undefined },
+    );
+    const outcome = await this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
+    if (outcome.kind !== 'done' || !outcome.payment) {
+      return { result: 'undefined' };
+    }
+    return hostedFieldsResultOf(outcome.payment);
+  }
+
+  private async attempt(
+    session: ExistingSession,
+    version: bigint | null,
+    card: SaleCard,
+    payer: PayerSnapshot,
+    correlationId: string,
+    browser?: BrowserAttributes,
+  ): Promise<PayOutcome> {
+    const merchant = await this.merchant(session.merchantId);
+    const latest = await this.latestPayment(session);
+    const paymentId = randomUUID();
+    let events: CheckoutSessionEvent[];
+    try {
+      events = decideSession({ type: 'StartPayment', data: { paymentId, latestPhase: latest?.phase ?? null, now: this.now() } }, session);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      let current = session;
+      if (error.code === 'session_expired' && session.status === 'open') current = await this.recordExpiry(session, version);
+      return { kind: 'done', payment: latest, next: await this.destination(current, latest, merchant) };
+    }
+    const started = events[0];
+    const attempt = started.type === 'CheckoutPaymentStarted' ? started.data.attempt : session.attempts.length + 1;
+    const metadata: EventMetadata = { correlationId, causationId: correlationId };
+    const kind = kindOf(session);
+    let payment: ExistingPayment;
+    try {
+      payment = await this.deps.payments.startCheckoutPayment(
+        {
+          paymentId,
+          merchantId: session.merchantId,
+          kind,
+          orderId: session.order.number,
+          orderDescription: session.order.description,
+          currency: session.order.currency,
+          amount: session.order.amount,
+          amountText: session.order.amountText,
+          card,
+          payer,
+          termUrl3ds: null,
+          notificationUrl: session.notificationUrl,
+          customData: session.customData,
+          parameters: session.parameters,
+          recurringInit: session.recurringInit,
+          // Debit callbacks always carry card_token (spec Events item 4).
+          storeCard: card.kind === 'number' && (kind === 'debit' || session.reqToken || session.recurringInit),
+          correlationId,
+          checkout: {
+            sessionId: session.sessionId,
+            operation: session.operation,
+            attempt,
+            hostedFields: session.hostedFields,
+            ...(session.customer.name ? { customerName: session.customer.name } : {}),
+          },
+        },
+        {
+          streamId: checkoutSessionStreamId(session.sessionId),
+          events: events.map((e) => toNewEvent(e, CHECKOUT_SESSION_EVENT_SCHEMA_VERSION, metadata)),
+          expected: version === null ? NO_STREAM : exactly(version),
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      // Another submit of this session won the race: the payer sees where that one stands.
+      const current = (await this.session(session.sessionId)) ?? session;
+      const other = await this.latestPayment(current);
+      return { kind: 'done', payment: other, next: this.pageOrOn(current, other, merchant) };
+    }
+    void browser; // recorded by the ACS/redirect pages; hosted fields pass it on the processing request only
+    const after = (await this.session(session.sessionId)) ?? session;
+    return { kind: 'done', payment, next: await this.destination(after, payment, merchant) };
+  }
+
+  private pageOrOn(session: ExistingSession, payment: ExistingPayment | null, merchant: MerchantAccount): PayerDestination {
+    if (payment && (payment.phase === 'awaiting_3ds' || payment.phase === 'awaiting_redirect') && payment.payerAction) {
+      return { kind: 'payer_action', action: payment.payerAction };
+    }
+    void merchant;
+    return { kind: 'page', url: this.pageUrl(session.sessionId) };
+  }
+
+  /** Where a payer of this session goes, given how its latest attempt stands. */
+  private async destination(session: ExistingSession, latest: ExistingPayment | null, merchant: MerchantAccount): Promise<PayerDestination> {
+    const now = this.now();
+    const urls = session.urls;
+    const back = (url: string | null, payment: ExistingPayment | null, closed: { title: string; message: string }): PayerDestination =>
+      url
+        ? { kind: 'merchant', url: this.withReturnParameters(url, session, payment, merchant), target: merchant.overrideLinkTarget ?? session.urlTarget }
+        : { kind: 'closed', ...closed };
+    const phase = latest?.phase ?? null;
+    if (phase === 'awaiting_3ds' || phase === 'awaiting_redirect') return { kind: 'payer_action', action: latest!.payerAction! };
+    if (phase === 'initiated' || phase === 'outcome_unknown') return { kind: 'page', url: this.pageUrl(session.sessionId) };
+    if (phase !== null && phase !== 'declined') {
+      return back(session.hostedFields ? (urls.return ?? urls.success) : urls.success, latest, {
+        title: 'Payment complete',
+        message: 'Your payment was accepted. You can close this page.',
+      });
+    }
+    if (session.hostedFields && latest) {
+      // Hosted payment fields: the merchant's page shows the decline (it also has the callback).
+      return back(urls.return ?? urls.error ?? urls.cancel, latest, { title: 'Payment declined', message: latest.declineReason ?? 'Declined' });
+    }
+    if (session.status === 'cancelled') {
+      return back(urls.cancel, latest, { title: 'Payment cancelled', message: 'The payment was cancelled. You can close this page.' });
+    }
+    if (session.status === 'expired' || isExpired(session, now)) {
+      return back(urls.expiry ?? urls.cancel, latest, { title: 'Payment session expired', message: 'The time to pay has run out.' });
+    }
+    if (session.attempts.length >= MAX_ATTEMPTS) {
+      return back(urls.error ?? urls.cancel, latest, {
+        title: 'Payment not completed',
+        message: 'The payment could not be completed. You can close this page.',
+      });
+    }
+    return { kind: 'page', url: this.pageUrl(session.sessionId) };
+  }
+
+  /**
+   * `payment_id`, `trans_id`, `order_id` and `hash` (spec Events item 8), then the merchant's
+   * return parameters. Before any attempt there is no payment: only `order_id` is appended.
+   */
+  private withReturnParameters(url: string, session: ExistingSession, payment: ExistingPayment | null, merchant: MerchantAccount): string {
+    const params: FormFields = [];
+    if (payment) {
+      params.push(
+        ['payment_id', payment.paymentId],
+        ['trans_id', payment.paymentId],
+        ['order_id', payment.orderId],
+        [
+          'hash',
+          checkoutCallbackHash({
+            id: payment.paymentId,
+            orderNumber: payment.orderId,
+            orderAmount: payment.amountText,
+            orderCurrency: payment.currency,
+            orderDescription: payment.orderDescription,
+            password: merchant.password,
+          }),
+        ],
+        ...returnParameters(payment, merchant.protocolMapping),
+      );
+    } else {
+      params.push(['order_id', session.order.number]);
+    }
+    return withQueryParameters(url, params);
+  }
+
+  private async cardOf(session: ExistingSession, input: CardInput, problems: FieldProblem[]): Promise<SaleCard | null> {
+    const now = this.deps.clock.now();
+    const year = /^\d{2}$/.test(input.expYear ?? '') ? `20${input.expYear}` : input.expYear;
+    const expiry = parseExpiry(String(input.expMonth ?? ''), String(year ?? ''), now);
+    if (!expiry.ok) problems.push({ field: 'card_expiry', message: 'Enter a valid expiry date (MM / YY) that has not passed.' });
+    const holder = input.holder?.trim() || this.holderNameOf(session) || undefined;
+    if (session.cardToken) {
+      const stored = await this.deps.vault.retrieve(session.cardToken);
+      if (!stored) {
+        problems.push({ field: 'card_number', message: 'The card to be credited is no longer available.' });
+        return null;
+      }
+      if (expiry.ok && (stored.expMonth !== expiry.expMonth || stored.expYear !== expiry.expYear)) {
+        problems.push({ field: 'card_expiry', message: 'The expiry date does not match the card.' });
+      }
+      return expiry.ok && !problems.length ? { kind: 'token', token: session.cardToken } : null;
+    }
+    const number = (input.number ?? '').replace(/[\s-]/g, '');
+    if (!validatePan(number).ok) problems.push({ field: 'card_number', message: 'Enter a valid card number.' });
+    const needsCvv = session.operation !== 'credit';
+    if (needsCvv && !/^\d{3,4}$/.test(input.cvv ?? '')) problems.push({ field: 'card_cvv', message: 'Enter the 3 or 4 digit security code.' });
+    if (!holder) problems.push({ field: 'card_holder', message: 'Enter the name on the card.' });
+    if (problems.length || !expiry.ok) return null;
+    return { kind: 'number', number, expMonth: expiry.expMonth, expYear: expiry.expYear, cvv: needsCvv ? input.cvv : undefined, holder };
+  }
+
+  private payerOf(
+    session: ExistingSession,
+    seen: { ip: string; email?: string; birthDate?: string; country?: string; state?: string },
+  ): PayerSnapshot {
+    const b = session.billingAddress;
+    const c = session.customer;
+    const payer: PayerSnapshot = {
+      email: c.email ?? seen.email,
+      birthDate: c.birthDate ?? seen.birthDate,
+      country: seen.country ?? b.country,
+      state: seen.state,
+      city: b.city,
+      address: b.address,
+      zip: b.zip,
+      phone: b.phone,
+      houseNumber: b.houseNumber,
+      district: b.district,
+      // customer.ip wins; else the address the gateway saw (spec, customer.ip).
+      ip: c.ip ?? seen.ip,
+    };
+    for (const key of Object.keys(payer) as (keyof PayerSnapshot)[]) if (payer[key] === undefined || payer[key] === '') delete payer[key];
+    return payer;
+  }
+
+  private holderNameOf(session: ExistingSession): string {
+    const p = session.payee;
+    const payee = p ? (p.name ?? [p.firstName, p.lastName].filter(Boolean).join(' ')) : '';
+    return payee || session.customer.name || '';
+  }
+
+  private async storedCardMask(token: string): Promise<string | null> {
+    const stored = await this.deps.vault.retrieve(token);
+    return stored ? `${stored.number.slice(0, 6)}******${stored.number.slice(-4)}` : null;
+  }
+
+  private async latestPayment(session: ExistingSession): Promise<ExistingPayment | null> {
+    const id = latestAttempt(session);
+    return id ? this.deps.payments.current(id) : null;
+  }
+
+  private async recordExpiry(session: ExistingSession, version: bigint | null): Promise<ExistingSession> {
+    try {
+      const result = await handleCommand(
+        this.deps.store,
+        checkoutSessionStreamId(session.sessionId),
+        sessionDecider,
+        { type: 'ExpireSession', data: { now: this.now() } },
+        { correlationId: `expire-${session.sessionId}`, causationId: `expire-${session.sessionId}` },
+        { state: session, version },
+      );
+      return result.state as ExistingSession;
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) return (await this.session(session.sessionId)) ?? session;
+      throw error;
+    }
+  }
+
+  private async merchant(merchantId: string): Promise<MerchantAccount> {
+    const merchant = await this.deps.merchants.accountById(merchantId);
+    if (!merchant) throw new DomainError('merchant_not_found', `Merchant ${merchantId} not found`);
+    return merchant;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+/** The processing response of hosted payment fields, from where the payment stands. */
+export function hostedFieldsResultOf(p: ExistingPayment): HostedFieldsResult {
+  const base = { public_id: p.paymentId };
+  const phase: PaymentPhase = p.phase;
+  switch (phase) {
+    case 'settled':
+    case 'authorized':
+    case 'refunded':
+    case 'voided':
+    case 'reversed':
+      return { result: 'success', ...base };
+    case 'declined':
+      return { result: 'decline', decline_message: p.declineReason ?? 'Declined', ...base };
+    case 'awaiting_3ds':
+      return { result: 'redirect', redirect_url: p.payerAction!.url, redirect_params: { ...p.payerAction!.params }, ...base };
+    case 'awaiting_redirect':
+      // No parameters: the payer's browser follows the URL by GET.
+      return { result: 'redirect', redirect_url: p.payerAction!.url, ...base };
+    case 'initiated':
+    case 'outcome_unknown':
+      return { result: 'waiting', ...base };
+    default: {
+      const unreachable: never = phase;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * What a merchant is told about a Checkout payment event (decisions.md §3). Pure, like the S2S
+ * CARD table in callback-content.ts:
+ *
+ * | Event | type | status | order_status |
+ * |---|---|---|---|
+ * | PaymentSettled | sale, debit or credit | success | settled |
+ * | PaymentAuthorized | sale | success | pending |
+ * | PaymentDeclined | sale, debit or credit | fail | decline |
+ * | ThreeDSChallengeRequired | 3ds | waiting | 3ds |
+ * | PayerRedirectRequired | redirect | waiting | redirect |
+ * | CaptureSucceeded / CaptureDeclined | capture | success / fail | settled / pending |
+ * | PaymentVoided / VoidDeclined | void | success / fail | void / settled |
+ * | RefundSucceeded / RefundDeclined | refund | success / fail | refund (settled after a partial refund) / unchanged |
+ * | AuthorizationReversed / ReversalDeclined | reversal | success / fail | reversal / pending |
+ *
+ * No callback for PaymentInitiated, the *Requested intents and PaymentOutcomeUnknown.
+ * `order_amount` is always the order's amount as the merchant sent it: it is hash input.
+ */
+import type { ProtocolMapping } from '../merchant/protocol-mapping';
+import { operationTypeOf, orderStatusOf } from '../checkout/order-status';
+import type { PaymentEvent } from '../payment/events';
+import type { ExistingPayment } from '../payment/state';
+import {
+  checkoutCallbackFields,
+  type CheckoutCallbackStatus,
+  type CheckoutCallbackType,
+  type CheckoutCustomer,
+} from './checkout-callback';
+import type { FormFields } from './form-fields';
+import { protocolMappingFields } from './protocol-mapping-fields';
+
+interface Outcome {
+  type: CheckoutCallbackType;
+  status: CheckoutCallbackStatus;
+  at: string;
+  reason?: string;
+}
+
+function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
+  const op = operationTypeOf(after.kind);
+  switch (event.type) {
+    case 'PaymentSettled':
+      return { type: op, status: 'success', at: event.data.settledAt };
+    case 'PaymentAuthorized':
+      return { type: op, status: 'success', at: event.data.authorizedAt };
+    case 'PaymentDeclined':
+      return { type: op, status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'ThreeDSChallengeRequired':
+      return { type: '3ds', status: 'waiting', at: event.data.requiredAt };
+    case 'PayerRedirectRequired':
+      return { type: 'redirect', status: 'waiting', at: event.data.requiredAt };
+    case 'CaptureSucceeded':
+      return { type: 'capture', status: 'success', at: event.data.capturedAt };
+    case 'CaptureDeclined':
+      return { type: 'capture', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'PaymentVoided':
+      return { type: 'void', status: 'success', at: event.data.voidedAt };
+    case 'VoidDeclined':
+      return { type: 'void', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'RefundSucceeded':
+      return { type: 'refund', status: 'success', at: event.data.refundedAt };
+    case 'RefundDeclined':
+      return { type: 'refund', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'AuthorizationReversed':
+      return { type: 'reversal', status: 'success', at: event.data.reversedAt };
+    case 'ReversalDeclined':
+      return { type: 'reversal', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'PaymentInitiated':
+    case 'PaymentOutcomeUnknown':
+    case 'CaptureRequested':
+    case 'VoidRequested':
+    case 'CreditVoidRequested':
+      return null;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+/** The payer as Checkout names them: `customer_*` fields. */
+export function checkoutCustomerOf(p: ExistingPayment): CheckoutCustomer {
+  const payer = p.payer;
+  const name = p.checkout?.customerName ?? ([payer.firstName, payer.lastName].filter(Boolean).join(' ') || undefined);
+  return {
+    name,
+    email: payer.email,
+    birthDate: payer.birthDate,
+    country: payer.country,
+    state: payer.state,
+    city: payer.city,
+    address: payer.address,
+    zip: payer.zip,
+    phone: payer.phone,
+    ip: payer.ip,
+  };
+}
+
+/**
+ * The card token a Checkout callback carries: in every debit callback (spec Events item 4), and
+ * whenever the payment stored the card (`req_token`, `recurring_init`) or paid with a stored one.
+ */
+export const checkoutCardToken = (p: ExistingPayment): string | undefined => p.card.token ?? undefined;
+
+export function checkoutCallbackFieldsFor(
+  event: PaymentEvent,
+  after: ExistingPayment,
+  ctx: { password: string; protocolMapping: ProtocolMapping },
+): FormFields | null {
+  if (after.channel !== 'checkout') return null;
+  const outcome = outcomeOf(event, after);
+  if (!outcome) return null;
+  return checkoutCallbackFields(
+    {
+      id: after.paymentId,
+      orderNumber: after.orderId,
+      orderAmount: after.amountText,
+      orderCurrency: after.currency,
+      orderDescription: after.orderDescription,
+      orderStatus: orderStatusOf(after.phase),
+      type: outcome.type,
+      status: outcome.status,
+      ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      card: { mask: after.card.mask, expMonth: after.card.expMonth, expYear: after.card.expYear },
+      cardToken: checkoutCardToken(after),
+      customer: checkoutCustomerOf(after),
+      date: outcome.at,
+      customData: after.customData,
+      protocolMappingFields: protocolMappingFields(after, ctx.protocolMapping, 'callback'),
+    },
+    ctx.password,
+  );
+}

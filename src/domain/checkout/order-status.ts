@@ -1,0 +1,53 @@
+/**
+ * Checkout's words for where a payment stands (decisions.md §3): `order_status` of callbacks and
+ * status responses, and the operation `type` a payment kind is reported as.
+ */
+import type { CheckoutCallbackType, CheckoutOrderStatus } from '../callback/checkout-callback';
+import type { PaymentKind } from '../payment/events';
+import type { PaymentPhase } from '../payment/state';
+
+export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
+  switch (phase) {
+    case 'initiated':
+    case 'outcome_unknown':
+      return 'prepare';
+    case 'awaiting_3ds':
+      return '3ds';
+    case 'awaiting_redirect':
+      return 'redirect';
+    case 'authorized':
+      return 'pending';
+    case 'settled':
+      // A partial refund leaves the payment settled (decisions.md §3).
+      return 'settled';
+    case 'declined':
+      return 'decline';
+    case 'voided':
+      return 'void';
+    case 'reversed':
+      return 'reversal';
+    case 'refunded':
+      return 'refund';
+    default: {
+      const unreachable: never = phase;
+      return unreachable;
+    }
+  }
+}
+
+/** A DMS authorization is reported as a sale (decisions.md §3). */
+export function operationTypeOf(kind: PaymentKind): CheckoutCallbackType {
+  switch (kind) {
+    case 'sale':
+    case 'authorization':
+      return 'sale';
+    case 'debit':
+      return 'debit';
+    case 'credit':
+      return 'credit';
+    default: {
+      const unreachable: never = kind;
+      return unreachable;
+    }
+  }
+}
