@@ -59,7 +59,7 @@ export type SaleCard =
 /** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
 export type SaleRequest = Omit<
   InitiatePayment['data'],
-  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'now'
+  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'browser' | 'now'
 > & {
   card: SaleCard;
   /** Keep the card in the vault and hand back a token for later payments. */
@@ -118,7 +118,7 @@ export class PaymentService {
    * submits of one session never both reach the acquirer: the loser gets WrongExpectedVersionError.
    */
   async startCheckoutPayment(
-    request: SaleRequest & { paymentId: string; checkout: CheckoutPaymentData },
+    request: SaleRequest & { paymentId: string; checkout: CheckoutPaymentData; browser?: BrowserAttributes },
     claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
   ): Promise<ExistingPayment> {
     return this.begin(request, request.paymentId, claim, 'checkout');
@@ -129,7 +129,7 @@ export class PaymentService {
    * acquirer and records its answer.
    */
   private async begin(
-    request: SaleRequest & { checkout?: CheckoutPaymentData },
+    request: SaleRequest & { checkout?: CheckoutPaymentData; browser?: BrowserAttributes },
     paymentId: string,
     claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
     channel: PaymentChannel = 's2s_card',
@@ -171,6 +171,7 @@ export class PaymentService {
           recurringInit: request.recurringInit,
           cardSource: request.card.kind === 'token' ? 'card_token' : 'card_number',
           ...(request.checkout ? { checkout: request.checkout } : {}),
+          ...(request.browser ? { browser: request.browser } : {}),
           now,
         },
       },
@@ -200,6 +201,7 @@ export class PaymentService {
       currency: request.currency,
       card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined },
       payerIp: request.payer.ip,
+      ...(request.browser ? { browser: request.browser } : {}),
       gatewayBaseUrl: this.deps.baseUrl,
     };
     const outcome = await this.callAcquirer(() =>

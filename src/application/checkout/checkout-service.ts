@@ -262,7 +262,7 @@ export class CheckoutService {
     if (needsBillingState(country) && !billingState) problems.push({ field: 'billing_state', message: 'Enter the state or province of your billing address.' });
     if (problems.length || !card) return { kind: 'invalid', problems };
     const payer = this.payerOf(session, { ip: input.payerIp, email: input.email, country, state: billingState });
-    return this.attempt(session, loaded.version, card, payer, correlationId);
+    return this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
   }
 
   /** The payer pressed Cancel on the hosted page. */
@@ -405,6 +405,7 @@ export class CheckoutService {
           // Debit callbacks always carry card_token (spec Events item 4).
           storeCard: card.kind === 'number' && (kind === 'debit' || session.reqToken || session.recurringInit),
           correlationId,
+          ...(browser ? { browser } : {}),
           checkout: {
             sessionId: session.sessionId,
             operation: session.operation,
@@ -426,7 +427,6 @@ export class CheckoutService {
       const other = await this.latestPayment(current);
       return { kind: 'done', payment: other, next: this.pageOrOn(current, other, merchant) };
     }
-    void browser; // recorded by the ACS/redirect pages; hosted fields pass it on the processing request only
     const after = (await this.session(session.sessionId)) ?? session;
     return { kind: 'done', payment, next: await this.destination(after, payment, merchant) };
   }

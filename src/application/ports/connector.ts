@@ -3,7 +3,7 @@
  * `unknown` means the acquirer did not answer in a way we can trust (timeout, broken connection):
  * the payment is reconciled later with `status`, never blindly retried.
  */
-import type { PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
+import type { BrowserAttributes, PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
 
 export interface CardData {
   /** The full number lives only in memory for the duration of the call. */
@@ -23,6 +23,8 @@ export interface AuthorizeRequest {
   currency: string;
   card: CardData;
   payerIp?: string;
+  /** The payer's browser (some acquirers refuse an empty Accept header), when the payer is present. */
+  browser?: BrowserAttributes;
   /** Base URL of the gateway, for the sandbox's own ACS and redirect pages. */
   gatewayBaseUrl: string;
 }

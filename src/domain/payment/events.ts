@@ -123,6 +123,8 @@ export interface PaymentInitiated {
     cardSource?: CardSource;
     /** Present on Checkout payments only. */
     checkout?: CheckoutPaymentData;
+    /** The payer's browser, when the payment started from it (hosted page, hosted payment fields). */
+    browser?: BrowserAttributes;
     initiatedAt: string;
   };
 }

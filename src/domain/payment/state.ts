@@ -134,6 +134,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       updatedAt: d.initiatedAt,
       ...(d.cardSource ? { cardSource: d.cardSource } : {}),
       ...(d.checkout ? { checkout: d.checkout } : {}),
+      ...(d.browser ? { browser: d.browser } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
