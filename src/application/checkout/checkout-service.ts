@@ -227,6 +227,7 @@ export class CheckoutService {
     const merchant = await this.merchant(session.merchantId);
     const latest = await this.latestPayment(session);
     const now = this.deps.clock.now().toISOString();
+    const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken) : null;
     const base = {
       merchantName: merchant.name,
       lastDecline: latest?.phase === 'declined' ? latest.declineReason ?? 'Declined' : null,
@@ -236,8 +237,9 @@ export class CheckoutService {
         cvv: session.operation !== 'credit',
         billingState: needsBillingState(session.billingAddress.country),
       },
-      storedCardMask: session.cardToken ? await this.storedCardMask(session.cardToken) : null,
-      holderName: this.holderNameOf(session),
+      storedCardMask: stored ? `${stored.number.slice(0, 6)}******${stored.number.slice(-4)}` : null,
+      // The request's payee names win over the name stored with the card (spec, card credit).
+      holderName: this.holderNameOf(session) || stored?.holder || '',
     };
     const refusal = paymentRefusal(session, latest?.phase ?? null, now);
     if (!refusal) return { ...base, session, view: 'form' };
@@ -555,15 +557,11 @@ export class CheckoutService {
     return payer;
   }
 
+  /** For a credit, the payee; else the customer. Empty when the merchant sent neither. */
   private holderNameOf(session: ExistingSession): string {
     const p = session.payee;
     const payee = p ? (p.name ?? [p.firstName, p.lastName].filter(Boolean).join(' ')) : '';
-    return payee || session.customer.name || '';
-  }
-
-  private async storedCardMask(token: string): Promise<string | null> {
-    const stored = await this.deps.vault.retrieve(token);
-    return stored ? `${stored.number.slice(0, 6)}******${stored.number.slice(-4)}` : null;
+    return payee || (session.operation === 'credit' && session.cardToken ? '' : session.customer.name || '');
   }
 
   private async latestPayment(session: ExistingSession): Promise<ExistingPayment | null> {
