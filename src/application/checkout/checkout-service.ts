@@ -305,7 +305,8 @@ export class CheckoutService {
     const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
     if (refusal) return { result: 'undefined', message: refusal.message };
     const problems: FieldProblem[] = [];
-    const card = await this.cardOf(session, input, problems);
+    // The cardholder's name arrives later, as `name` of the merchant's processing request.
+    const card = await this.cardOf(session, input, problems, { holderRequired: false });
     if (!card || card.kind !== 'number' || problems.length) {
       return { result: 'undefined', message: problems.map((p) => p.message).join(' ') || 'The card data is not valid.' };
     }
@@ -507,7 +508,12 @@ export class CheckoutService {
     return withQueryParameters(url, params);
   }
 
-  private async cardOf(session: ExistingSession, input: CardInput, problems: FieldProblem[]): Promise<SaleCard | null> {
+  private async cardOf(
+    session: ExistingSession,
+    input: CardInput,
+    problems: FieldProblem[],
+    { holderRequired = true }: { holderRequired?: boolean } = {},
+  ): Promise<SaleCard | null> {
     const now = this.deps.clock.now();
     const year = /^\d{2}$/.test(input.expYear ?? '') ? `20${input.expYear}` : input.expYear;
     const expiry = parseExpiry(String(input.expMonth ?? ''), String(year ?? ''), now);
@@ -528,7 +534,7 @@ export class CheckoutService {
     if (!validatePan(number).ok) problems.push({ field: 'card_number', message: 'Enter a valid card number.' });
     const needsCvv = session.operation !== 'credit';
     if (needsCvv && !/^\d{3,4}$/.test(input.cvv ?? '')) problems.push({ field: 'card_cvv', message: 'Enter the 3 or 4 digit security code.' });
-    if (!holder) problems.push({ field: 'card_holder', message: 'Enter the name on the card.' });
+    if (!holder && holderRequired) problems.push({ field: 'card_holder', message: 'Enter the name on the card.' });
     if (problems.length || !expiry.ok) return null;
     return { kind: 'number', number, expMonth: expiry.expMonth, expYear: expiry.expYear, cvv: needsCvv ? input.cvv : undefined, holder };
   }
