@@ -187,12 +187,16 @@ async function createTables(db: Kysely<ReadModelDatabase>): Promise<void> {
 async function addMerchantColumns(db: Kysely<ReadModelDatabase>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table merchants add column if not exists protocol_mapping text`.execute(db);
+    await sql`alter table merchants add column if not exists override_link_target text`.execute(db);
     return;
   }
   // SQLite has no `add column if not exists`.
   const columns = await sql<{ name: string }>`select name from pragma_table_info('merchants')`.execute(db);
   if (!columns.rows.some((c) => c.name === 'protocol_mapping')) {
     await sql`alter table merchants add column protocol_mapping text`.execute(db);
+  }
+  if (!columns.rows.some((c) => c.name === 'override_link_target')) {
+    await sql`alter table merchants add column override_link_target text`.execute(db);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { StoredEvent } from '../src/application/ports/event-store';
+import type { LinkTarget } from '../src/domain/checkout/session-events';
 import type { Environment, MerchantEvent, PaymentMode } from '../src/domain/merchant/events';
 import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../src/domain/merchant/state';
 import { protocolMappingOf } from '../src/domain/merchant/protocol-mapping';
@@ -28,6 +29,7 @@ const UPDATABLE_COLUMNS = [
   'ip_allowlist',
   'refunds_enabled',
   'protocol_mapping',
+  'override_link_target',
   'registered_at',
   'updated_at',
 ] as const satisfies readonly (keyof MerchantsTable)[];
@@ -52,6 +54,7 @@ export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable>
     ip_allowlist: JSON.stringify(state.ipAllowlist),
     refunds_enabled: state.refundsEnabled ? 1 : 0,
     protocol_mapping: JSON.stringify(state.protocolMapping),
+    override_link_target: state.overrideLinkTarget ?? null,
     registered_at: state.registeredAt,
     updated_at: state.updatedAt,
   };
@@ -72,6 +75,8 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
     refundsEnabled: Number(row.refunds_enabled) === 1,
     // Null in rows written before the column existed: nothing was switched on then.
     protocolMapping: protocolMappingOf(row.protocol_mapping === null ? null : JSON.parse(row.protocol_mapping)),
+    // Absent rather than null when unset, as in the state of a merchant that never set it.
+    ...(row.override_link_target ? { overrideLinkTarget: row.override_link_target as LinkTarget } : {}),
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
   };

@@ -84,6 +84,8 @@ export interface MerchantsTable {
   refunds_enabled: number;
   /** JSON of the merchant's ProtocolMapping; null in rows written before the column existed (all off). */
   protocol_mapping: string | null;
+  /** Override Link Target (`_blank`, `_self`, `_parent`, `_top`); null when unset or in rows from before the column. */
+  override_link_target: string | null;
   registered_at: string;
   updated_at: string;
 }

@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError } from '../domain/errors';
+import type { LinkTarget } from '../domain/checkout/session-events';
 import type { Environment, MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { merchantStreamId } from '../domain/merchant/events';
 import { KEY_PREFIX } from '../domain/merchant/keys';
@@ -28,6 +29,7 @@ export interface MerchantCredentials {
   refunds_enabled: boolean;
   callback_fields: string[];
   return_params: string[];
+  override_link_target: LinkTarget | null;
 }
 
 /** A merchant with its password decrypted, for request authentication only. */
@@ -43,12 +45,15 @@ export interface RegisterMerchantInput {
   refundsEnabled?: boolean;
   /** Validated here (unknown switch names throw ProtocolMappingError); default all off. */
   protocolMapping?: { fields?: readonly string[]; returnParameters?: readonly string[]; requiredFields?: readonly string[] };
+  /** Override Link Target; default unset (the session's `url_target` applies). */
+  overrideLinkTarget?: LinkTarget | null;
 }
 
 export class MerchantService {
   private readonly passwords = new Map<string, string>();
   /** Client key to merchant id never changes once registered, so it is safe to keep. */
   private readonly idByClientKey = new Map<string, string>();
+  private readonly idByMerchantKey = new Map<string, string>();
   private readonly accounts = new Map<string, { account: MerchantAccount; version: bigint }>();
 
   constructor(
@@ -74,6 +79,8 @@ export class MerchantService {
       ipAllowlist: input.ipAllowlist ?? [],
       refundsEnabled: input.refundsEnabled ?? true,
       protocolMapping: input.protocolMapping ? protocolMapping(input.protocolMapping) : noProtocolMapping(),
+      // Recorded only when set, so registrations without it keep their earlier shape.
+      ...(input.overrideLinkTarget ? { overrideLinkTarget: input.overrideLinkTarget } : {}),
     };
     const mapping: ProtocolMapping = settings.protocolMapping ?? noProtocolMapping();
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
@@ -101,6 +108,7 @@ export class MerchantService {
       refunds_enabled: settings.refundsEnabled,
       callback_fields: mapping.fields,
       return_params: mapping.returnParameters,
+      override_link_target: settings.overrideLinkTarget ?? null,
     };
   }
 
@@ -126,6 +134,23 @@ export class MerchantService {
       merchantId = record.merchantId;
       if (this.idByClientKey.size > 100_000) this.idByClientKey.clear();
       this.idByClientKey.set(clientKey, merchantId);
+    }
+    return this.current(merchantId);
+  }
+
+  /** Finds a merchant by Checkout merchant key, like `byClientKey`. */
+  async byMerchantKey(merchantKey: string): Promise<MerchantAccount | undefined> {
+    let merchantId = this.idByMerchantKey.get(merchantKey);
+    if (merchantId === undefined) {
+      let record = await this.deps.lookup.merchantByMerchantKey(merchantKey);
+      if (!record) {
+        await this.deps.lookup.catchUpToHead(1000);
+        record = await this.deps.lookup.merchantByMerchantKey(merchantKey);
+      }
+      if (!record) return undefined;
+      merchantId = record.merchantId;
+      if (this.idByMerchantKey.size > 100_000) this.idByMerchantKey.clear();
+      this.idByMerchantKey.set(merchantKey, merchantId);
     }
     return this.current(merchantId);
   }

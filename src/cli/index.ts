@@ -4,13 +4,14 @@
  *   merchant create --name N [--notification-url U] [--payment-mode SMS|DMS|SMS/DMS]
  *                   [--ip-allowlist CIDR,...] [--refunds on|off]
  *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
- *                   [--required-fields payer_address,payer_country,payer_city,payer_zip|all|none] [--json]
+ *                   [--required-fields payer_address,payer_country,payer_city,payer_zip|all|none]
+ *                   [--link-target _blank|_self|_parent|_top|none] [--json]
  *   merchant list [--json]
  *   merchant show <merchant_id> [--show-password] [--json]
  *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
  *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
  *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
- *                   [--required-fields FIELD,...|all|none]
+ *                   [--required-fields FIELD,...|all|none] [--link-target _blank|_self|_parent|_top|none]
  *                                  Protocol Mapping: optional callback/status fields, return URL
  *                                  parameters, SALE address fields made required
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
@@ -47,6 +48,7 @@ import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './
 import { main } from '../main';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
+import { LINK_TARGETS, type LinkTarget } from '../domain/checkout/session-events';
 import {
   CALLBACK_FIELD_SWITCHES,
   RETURN_PARAMETERS,
@@ -63,6 +65,15 @@ import path from 'node:path';
 import { orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
 
 const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
+
+/** Override Link Target: one of the targets, or `none` to leave the session's `url_target` in charge. */
+function linkTargetFlag(p: Parsed): LinkTarget | null | undefined {
+  const text = flag(p, 'link-target');
+  if (text === undefined) return undefined;
+  if (text === 'none') return null;
+  if (!(LINK_TARGETS as readonly string[]).includes(text)) throw new UsageError(`--link-target must be one of ${LINK_TARGETS.join(', ')} or none`);
+  return text as LinkTarget;
+}
 
 function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> {
   const out: Partial<MerchantSettings> = {};
@@ -95,6 +106,8 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
     if (refunds !== 'on' && refunds !== 'off') throw new UsageError('--refunds must be on or off');
     out.refundsEnabled = refunds === 'on';
   }
+  const linkTarget = linkTargetFlag(p);
+  if (linkTarget !== undefined) out.overrideLinkTarget = linkTarget;
   return out;
 }
 
@@ -145,6 +158,7 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     callback_fields: m.protocolMapping.fields,
     return_params: m.protocolMapping.returnParameters,
     required_fields: m.protocolMapping.requiredFields,
+    override_link_target: m.overrideLinkTarget ?? null,
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };
@@ -166,11 +180,12 @@ async function merchantCommand(p: Parsed): Promise<void> {
           ipAllowlist: settings.ipAllowlist,
           refundsEnabled: settings.refundsEnabled,
           protocolMapping: mapping,
+          overrideLinkTarget: settings.overrideLinkTarget,
         }),
       );
       print(created, json, () =>
         Object.entries(created)
-          .map(([k, v]) => `${k.padEnd(17)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+          .map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
           .join('\n'),
       );
       return;
@@ -197,7 +212,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
       }
       print(out, json, () =>
         Object.entries(out)
-          .map(([k, v]) => `${k.padEnd(17)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
+          .map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
           .join('\n'),
       );
       return;
