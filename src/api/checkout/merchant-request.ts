@@ -1,0 +1,48 @@
+/**
+ * What every Checkout request goes through before its own rules, in the S2S API's order so
+ * merchants get the same refusal for the same mistake: a JSON body, the key's environment, the
+ * merchant, its IP allowlist. Field validation and the hash follow in each route.
+ */
+import type Koa from 'koa';
+import type { MerchantAccount } from '../../application/merchant-service';
+import type { Environment } from '../../domain/merchant/events';
+import { ipAllowed } from '../../domain/merchant/ip-allowlist';
+import { keyEnvironment } from '../../domain/merchant/keys';
+import { constantTimeEqualHex } from '../../domain/signatures';
+import { errors } from '../errors';
+
+export type JsonBody = Record<string, unknown>;
+
+export interface CheckoutRequest {
+  body: JsonBody;
+  merchant: MerchantAccount;
+  requestId: string;
+}
+
+export interface MerchantFinder {
+  byMerchantKey(merchantKey: string): Promise<MerchantAccount | undefined>;
+}
+
+export async function checkoutRequest(ctx: Koa.Context, merchants: MerchantFinder, environment: Environment): Promise<CheckoutRequest> {
+  const body = (ctx.request as { body?: unknown }).body;
+  // A form post would arrive flattened (`order[number]`) and fail field by field: say what is wrong.
+  if (!ctx.request.is('json', '+json') || typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.invalid([errors.field('body', 'The request body must be a JSON object (Content-Type: application/json).')]);
+  }
+  const json = body as JsonBody;
+  const merchantKey = json.merchant_key;
+  if (typeof merchantKey !== 'string' || merchantKey.length === 0) {
+    throw errors.invalid([errors.field('merchant_key', 'This value should not be blank.')]);
+  }
+  const keyEnv = keyEnvironment(merchantKey);
+  if (keyEnv !== null && keyEnv !== environment) throw errors.otherEnvironmentKey();
+  const merchant = await merchants.byMerchantKey(merchantKey);
+  if (!merchant) throw errors.invalid([errors.field('merchant_key', 'Merchant not found.')]);
+  if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
+  return { body: json, merchant, requestId: ctx.state.requestId };
+}
+
+/** Checkout hashes are hex digests; any case is the same digest. Compared in constant time. */
+export function requireHash(sent: unknown, expected: string): void {
+  if (typeof sent !== 'string' || !constantTimeEqualHex(sent, expected)) throw errors.hash();
+}

@@ -1,0 +1,101 @@
+/**
+ * Requests that open a Checkout session: `/api/v1/session` (the hosted page), `/api/v1/session/token`
+ * (hosted payment fields) and `/api/v1/payment/card/credit` (a payout to a stored card, whose
+ * payer only confirms the expiry on the hosted page).
+ */
+import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
+import type { CheckoutService, CreatedSession, NewSession } from '../../application/checkout/checkout-service';
+import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payment-service';
+import { checkoutHash } from '../../domain/signatures';
+import { errors, type FieldError } from '../errors';
+import { requireHash, type CheckoutRequest } from './merchant-request';
+import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, paymentModeAllows, scheduleEcho } from './session-fields';
+
+export interface SessionDeps {
+  checkout: CheckoutService;
+  notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+async function refuseUnreachable(deps: SessionDeps, url: string | null): Promise<void> {
+  if (url === null) return;
+  const problem = await deps.notificationUrls.problem(url);
+  // Spec Errors rule 4: an invalid or unreachable notification_url is HTTP 400.
+  if (problem) throw errors.invalid([errors.field('notification_url', problem)]);
+}
+
+async function open(deps: SessionDeps, session: NewSession, requestId: string): Promise<CreatedSession> {
+  let created: CreatedSession;
+  try {
+    created = await deps.checkout.createSession(session, requestId);
+  } catch (error) {
+    if (error instanceof DuplicatePaymentError) throw errors.duplicate();
+    if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
+    throw error;
+  }
+  // A repeat within the window gets the original session, but never one of the other kind.
+  if (created.replayed && created.session.hostedFields !== session.hostedFields) throw errors.duplicate();
+  return created;
+}
+
+/** `/api/v1/session` (`hostedFields` false) and `/api/v1/session/token` (true), schema already passed. */
+export async function createSession(deps: SessionDeps, { body, merchant, requestId }: CheckoutRequest, hostedFields: boolean) {
+  const order = checkSessionFields(body);
+  // Zero is an amount only for a card check that starts a recurring chain (spec Errors rule 5).
+  if (order.amount === 0 && body.recurring_init !== true) throw errors.zeroAmount();
+  requireHash(body.hash, checkoutHash([order.number, order.amountText, order.currency, order.description], merchant.password));
+  const session = newSessionOf(body, merchant.merchantId, order, hostedFields);
+  if (!paymentModeAllows(merchant, session.operation, session.auth)) throw errors.actionNotSupported();
+  await refuseUnreachable(deps, session.notificationUrl);
+  const created = await open(deps, session, requestId);
+  const schedule = scheduleEcho(created.session.schedule);
+  return hostedFields ? { token: created.token, ...schedule } : { redirect_url: created.redirectUrl, redirect_method: 'GET', ...schedule };
+}
+
+/** The nested order shape belongs to `/session`; this endpoint takes flat fields only. */
+export function nestedOrderErrors(body: Json): FieldError[] {
+  const message = 'Use the flat fields order_id, order_amount, order_currency and order_description.';
+  return Object.keys(body)
+    .filter((name) => name === 'order' || name.startsWith('order.') || name.startsWith('order['))
+    .map((name) => errors.field(name, message));
+}
+
+/** `/api/v1/payment/card/credit`, schema already passed. */
+export async function createCardCredit(deps: SessionDeps, { body, merchant, requestId }: CheckoutRequest) {
+  const b = body as Json;
+  const problems: FieldError[] = [];
+  const minor = checkOrderMoney(b.order_currency, b.order_amount, { currency: 'order_currency', amount: 'order_amount' }, problems);
+  if (problems.length || minor === null) throw errors.invalid(problems);
+  if (minor === 0) throw errors.zeroAmount();
+  requireHash(b.hash, checkoutHash([b.order_id, b.order_amount, b.order_currency, b.order_description], merchant.password));
+  const payee = { firstName: b.payee_first_name, lastName: b.payee_last_name, name: b.name };
+  for (const key of Object.keys(payee) as (keyof typeof payee)[]) if (payee[key] === undefined) delete payee[key];
+  const session: NewSession = {
+    merchantId: merchant.merchantId,
+    operation: 'credit',
+    auth: false,
+    order: { number: b.order_id, amount: minor, amountText: b.order_amount, currency: b.order_currency, description: b.order_description },
+    urls: { success: b.success_url ?? null, cancel: b.cancel_url ?? null, expiry: null, error: null, return: null },
+    urlTarget: null,
+    methods: ['card'],
+    parameters: null,
+    customer: {},
+    billingAddress: {},
+    customData: b.custom_data ?? null,
+    notificationUrl: b.notification_url ?? null,
+    recurringInit: false,
+    reqToken: false,
+    vatCalc: false,
+    schedule: null,
+    cardToken: b.card_token,
+    // The request's names override the holder name stored with the card (spec, card credit).
+    payee: Object.keys(payee).length ? payee : null,
+    hostedFields: false,
+    expiryMinutes: DEFAULT_SESSION_EXPIRY_MINUTES,
+  };
+  await refuseUnreachable(deps, session.notificationUrl);
+  const created = await open(deps, session, requestId);
+  return { redirect_url: created.redirectUrl, redirect_method: 'GET' };
+}
