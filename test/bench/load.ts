@@ -1,10 +1,11 @@
 /**
- * Load generation for the benchmark: SALE form bodies with a unique order_id per request, and a
- * thin wrapper over the load generator (a dev dependency) that checks every response.
+ * Load generation for the benchmark: SALE form bodies with a unique order_id per request (Checkout
+ * session bodies are in session.ts), and a thin wrapper over the load generator (a dev dependency)
+ * that checks every response.
  *
- * Errors are non-2xx answers, connection errors, timeouts, and 2xx answers whose JSON `result` is
- * not SUCCESS: a quick substring test on every body, plus a full JSON parse of every 50th body to
- * make sure the substring test is not fooling us.
+ * Errors are non-2xx answers, connection errors, timeouts, and 2xx answers that are not a success
+ * (for SALE: JSON `result` not SUCCESS): a quick substring test on every body, plus a full JSON
+ * parse of every 50th body to make sure the substring test is not fooling us.
  */
 import { saleCardHash } from '../../src/domain/signatures';
 
@@ -135,9 +136,19 @@ export interface LoadRun {
   connections: number;
   durationS: number;
   nextBody: () => string;
+  /** Default: a url-encoded form, as SALE is sent. */
+  contentType?: string;
+  /**
+   * What a successful 2xx body contains (`marker`, tested on every body) and satisfies (`check`,
+   * on every 50th body's JSON). Default: SALE's `"result":"SUCCESS"`.
+   */
+  success?: { marker: string; check: (json: Record<string, unknown>) => boolean };
 }
 
+const SALE_SUCCESS: NonNullable<LoadRun['success']> = { marker: '"result":"SUCCESS"', check: (json) => json.result === 'SUCCESS' };
+
 export async function runLoad(run: LoadRun): Promise<LoadSummary> {
+  const success = run.success ?? SALE_SUCCESS;
   let notSuccess = 0;
   let checked = 0;
   const badBodySamples: string[] = [];
@@ -154,7 +165,7 @@ export async function runLoad(run: LoadRun): Promise<LoadSummary> {
         pipelining: 1,
         timeout: 10,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': run.contentType ?? 'application/x-www-form-urlencoded' },
         requests: [
           {
             setupRequest(req) {
@@ -167,10 +178,10 @@ export async function runLoad(run: LoadRun): Promise<LoadSummary> {
                 noteBad(status, body);
                 return;
               }
-              let ok = body.includes('"result":"SUCCESS"');
+              let ok = body.includes(success.marker);
               if (ok && ++checked % 50 === 0) {
                 try {
-                  ok = (JSON.parse(body) as { result?: unknown }).result === 'SUCCESS';
+                  ok = success.check(JSON.parse(body) as Record<string, unknown>);
                 } catch {
                   ok = false;
                 }

@@ -6,6 +6,8 @@
  * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
+ * 3a. Session: signed Checkout `POST /api/v1/session` JSON against a fresh gateway child, with the
+ *    SALE run's settings (`session.ts`), reported as req/s and as a ratio to the same baseline.
  * 4. Callbacks: the same SALE load with every SALE naming a local receiver as notification_url
  *    (`callbacks.ts`): callbacks delivered per second during the load, and the delay from each
  *    payment's `PaymentSettled` append to its callback's arrival.
@@ -40,6 +42,7 @@ import {
 import { runLoad, saleBodyFactory, type LoadSummary } from './load';
 import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
 import { benchCallbacks } from './callbacks';
+import { benchSession } from './session';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
 
 const MAX_ERROR_RATE = 0.001;
@@ -303,6 +306,15 @@ async function main(): Promise<number> {
   log();
   const sale = await benchSale(settings, runTag);
   log();
+  log('Session: gateway child process as for SALE, signed POST /api/v1/session (JSON)');
+  const sessionEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of GATEWAY_ENV_VARS) delete sessionEnv[name];
+  const session = await benchSession(settings, runTag, sessionEnv);
+  log(loadLine(`warm-up ${settings.warmupS} s`, session.warm));
+  checkErrors('session warm-up', session.warm);
+  log(loadLine(`measured ${settings.durationS} s`, session.load));
+  checkErrors('session', session.load);
+  log();
   log('Callbacks: gateway child process as for SALE, every SALE with notification_url = a receiver child process');
   const callbackEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of GATEWAY_ENV_VARS) delete callbackEnv[name];
@@ -323,6 +335,7 @@ async function main(): Promise<number> {
   const baselineBodyBytes = Buffer.byteLength(baselineBodies.sample());
 
   const ratio = baseline.requestsPerSec > 0 ? sale.load.requestsPerSec / baseline.requestsPerSec : 0;
+  const sessionRatio = baseline.requestsPerSec > 0 ? session.load.requestsPerSec / baseline.requestsPerSec : 0;
   const catchUpMs = sale.catchUp.delayMs === null ? null : round(sale.catchUp.delayMs, 1);
   const targets: Target[] = [
     { name: 'throughput SALE / baseline', measured: round(ratio, 3), unit: '', comparator: '>=', target: TARGETS.throughputRatio, verdict: 'MISS' },
@@ -350,6 +363,11 @@ async function main(): Promise<number> {
   log(`  ${widths.map((w) => '-'.repeat(w)).join('   ')}`);
   for (const r of rows.slice(1)) log(fmtRow(r));
   log(`  events appended during the measured SALE run: ${sale.eventsAppended ?? 'n/a'}`);
+  log(
+    `  session creation (POST /api/v1/session): ${session.load.requestsPerSec.toFixed(0)} req/s, ` +
+      `${sessionRatio.toFixed(3)} of the baseline, p50 ${session.load.latencyMs.p50} ms, p99 ${session.load.latencyMs.p99} ms ` +
+      `(${session.bodyBytes}-byte JSON bodies)`,
+  );
   log();
   const tRows = [
     ['target', 'measured', 'target', 'verdict'],
@@ -392,6 +410,7 @@ async function main(): Promise<number> {
     },
     baseline: loadJson(baseline),
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
+    session: { ...loadJson(session.load), requestBodyBytes: session.bodyBytes, ratioToBaseline: round(sessionRatio, 3) },
     projectionCatchUp: {
       delayMs: catchUpMs,
       timedOut: sale.catchUp.timedOut,
