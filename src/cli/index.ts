@@ -16,6 +16,7 @@
  *                                  parameters, SALE address fields made required
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
  *   sign trans|order --password P --value TRANS_ID|ORDER_ID
+ *   sign checkout --password P FIELD... (e.g. order number, amount, currency, description)
  *                                  compute a request hash, e.g. for a first payment with curl
  *   admin-token                    print the bearer token of the /admin API
  *   callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json]
@@ -62,7 +63,7 @@ import { isHttpUrl } from '../api/validation';
 import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
 import path from 'node:path';
-import { orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
+import { checkoutHash, orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
 
 const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
 
@@ -258,8 +259,15 @@ function signCommand(p: Parsed): void {
       process.stdout.write(`${p.positional[1] === 'trans' ? transIdHash(value, password) : orderIdHash(value, password)}\n`);
       return;
     }
+    case 'checkout': {
+      // Checkout hashes concatenate their fields in order (spec Authentication; decisions.md §1).
+      const parts = p.positional.slice(2);
+      if (parts.length === 0) throw new UsageError('sign checkout needs the hash input fields, in order');
+      process.stdout.write(`${checkoutHash(parts, password)}\n`);
+      return;
+    }
     default:
-      throw new UsageError('usage: sign sale|trans|order --password P ...');
+      throw new UsageError('usage: sign sale|trans|order|checkout --password P ...');
   }
 }
 
