@@ -572,7 +572,15 @@ export class CheckoutService {
 
   private async latestPayment(session: ExistingSession): Promise<ExistingPayment | null> {
     const id = latestAttempt(session);
-    return id ? this.deps.payments.current(id) : null;
+    if (!id) return null;
+    try {
+      return await this.deps.payments.current(id);
+    } catch (error) {
+      // Where the store cannot append the attempt and its payment in one transaction, a crash between
+      // them leaves an attempt without a payment: it never reached the acquirer, so the payer may retry.
+      if (error instanceof DomainError && error.code === 'payment_not_found') return null;
+      throw error;
+    }
   }
 
   private async recordExpiry(session: ExistingSession, version: bigint | null): Promise<ExistingSession> {
