@@ -247,7 +247,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           ajv,
           notificationUrls,
         }),
-      (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl }),
+      (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv }),
       (router) => registerHostedRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
       (router) => registerHealthRoute(router, { store, readModels }),

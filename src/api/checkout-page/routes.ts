@@ -1,13 +1,112 @@
 /** The hosted payment page (`/checkout/:sessionId`). */
 import type Router from '@koa/router';
-import type { CheckoutService } from '../../application/checkout/checkout-service';
+import type Koa from 'koa';
+import type { CheckoutPageModel, CheckoutService } from '../../application/checkout/checkout-service';
+import { systemClock, type Clock } from '../../application/ports/clock';
+import { DomainError } from '../../domain/errors';
+import { isUuid } from '../../domain/ids';
+import { browserAttributesFrom } from '../hosted/browser-info';
+import { ASSET_CACHE_CONTROL, CHECKOUT_ASSETS } from './assets';
+import { renderFormPage } from './form-page';
+import { gatewayPathPrefix, navigate, sendPage, type NavigateOptions } from './navigate';
+import { formReader, readPayForm } from './pay-form';
+import { renderNotFoundPage, renderUnavailablePage } from './render-page';
+import { renderProcessingPage } from './status-pages';
 
 export interface CheckoutPageDeps {
   checkout: CheckoutService;
   baseUrl: string;
+  /** The time left to pay is shown with it; the service decides expiry with its own clock. */
+  clock?: Clock;
 }
 
 export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDeps): void {
-  void router;
-  void deps;
+  const prefix = gatewayPathPrefix(deps.baseUrl);
+  const clock = deps.clock ?? systemClock;
+  const notFound = (ctx: Koa.Context) => sendPage(ctx, 404, renderNotFoundPage(prefix));
+
+  for (const asset of [CHECKOUT_ASSETS.css, CHECKOUT_ASSETS.js]) {
+    router.get(asset.path, (ctx) => {
+      ctx.type = asset.type;
+      ctx.set('Cache-Control', ASSET_CACHE_CONTROL);
+      ctx.body = asset.body;
+    });
+  }
+
+  /**
+   * A session the payer cannot reach is a friendly page, never an error body: a merchant's
+   * misconfiguration (its account gone) reads the same as an unknown link to the payer.
+   */
+  const withSession = (handler: (ctx: Koa.Context, sessionId: string) => Promise<void>) => async (ctx: Koa.Context) => {
+    const sessionId = ctx.params.sessionId;
+    if (!isUuid(sessionId)) return notFound(ctx);
+    try {
+      await handler(ctx, sessionId);
+    } catch (error) {
+      if (error instanceof DomainError) return sendPage(ctx, 404, renderNotFoundPage(prefix));
+      throw error;
+    }
+  };
+
+  /** Hosted payment fields sessions take card data only through the shop's page. */
+  const formAllowed = (model: CheckoutPageModel) => !model.session.hostedFields;
+
+  const showPage = async (ctx: Koa.Context, model: CheckoutPageModel) => {
+    const options: NavigateOptions = { prefix, shopName: model.merchantName };
+    switch (model.view) {
+      case 'form':
+        if (!formAllowed(model)) return notFound(ctx);
+        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix }));
+      case 'processing':
+        return sendPage(ctx, 200, renderProcessingPage(model, clock.now(), prefix));
+      case 'elsewhere':
+        if (!model.next) return sendPage(ctx, 500, renderUnavailablePage(prefix));
+        return navigate(ctx, model.next, options);
+    }
+  };
+
+  router.get(
+    '/checkout/:sessionId',
+    withSession(async (ctx, sessionId) => {
+      const model = await deps.checkout.pageModel(sessionId);
+      if (!model) return notFound(ctx);
+      await showPage(ctx, model);
+    }),
+  );
+
+  router.post(
+    '/checkout/:sessionId/pay',
+    withSession(async (ctx, sessionId) => {
+      const before = await deps.checkout.pageModel(sessionId);
+      if (!before) return notFound(ctx);
+      // Nothing to pay any more (paid, expired, in progress...): the payer goes where the session says.
+      if (before.view !== 'form' || !formAllowed(before)) return showPage(ctx, before);
+      const field = formReader((ctx.request as { body?: unknown }).body);
+      const form = readPayForm(field, {
+        payerIp: ctx.request.ip,
+        browser: browserAttributesFrom(
+          { userAgent: ctx.get('User-Agent'), accept: ctx.get('Accept'), acceptLanguage: ctx.get('Accept-Language') },
+          field,
+        ),
+        sessionCountry: before.session.billingAddress.country,
+      });
+      const outcome = form.problems.length
+        ? ({ kind: 'invalid', problems: form.problems } as const)
+        : await deps.checkout.pay(sessionId, form.input, ctx.state.requestId);
+      if (!outcome) return notFound(ctx);
+      if (outcome.kind === 'invalid') {
+        return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems }));
+      }
+      navigate(ctx, outcome.next, { prefix, shopName: before.merchantName });
+    }),
+  );
+
+  router.post(
+    '/checkout/:sessionId/cancel',
+    withSession(async (ctx, sessionId) => {
+      const destination = await deps.checkout.cancel(sessionId, ctx.state.requestId);
+      if (!destination) return notFound(ctx);
+      navigate(ctx, destination, { prefix });
+    }),
+  );
 }

@@ -16,6 +16,7 @@ import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import type { BrowserAttributes } from '../../domain/payment/events';
 import { HOSTED_PAGE_CSP, escapeHtml, renderAcsPage, renderHostedPage } from './acs-page';
 import { browserAttributesFrom } from './browser-info';
+import { gatewayPathPrefix, navigate } from '../checkout-page/navigate';
 import { AUTO_SUBMIT_JS, AUTO_SUBMIT_PATH, renderAutoPostForm, renderRedirectPage } from './redirect-page';
 
 export interface HostedDeps {
@@ -67,8 +68,13 @@ function browserOf(ctx: Koa.Context): BrowserAttributes | undefined {
 /**
  * Sends the payer to the merchant's `term_url_3ds` with `payment_id`, `trans_id`, `order_id`, `hash`
  * and the merchant's return parameters (return-url.ts); without one, a page saying how it ended.
+ * A Checkout payer goes where its session says instead (checkout-page/navigate.ts).
  */
 async function sendPayerBack(ctx: Koa.Context, deps: HostedDeps, payment: ExistingPayment): Promise<void> {
+  if (payment.channel === 'checkout') {
+    // The session decides: the shop's return URL, or the hosted page again to retry after a decline.
+    return navigate(ctx, await deps.checkout.afterPayerAction(payment), { prefix: gatewayPathPrefix(deps.baseUrl) });
+  }
   const merchant = await deps.merchants.accountById(payment.merchantId);
   const target = merchant ? s2sCardReturnUrl(payment, merchant) : null;
   if (!target) {

@@ -1,0 +1,395 @@
+/**
+ * The hosted payment page in headless Chromium: what a payer sees and does on it, and where the
+ * payer lands at the shop. Sessions are created over HTTP like a shop creates them; the sandbox
+ * card's expiry picks the outcome (decisions.md section 4).
+ */
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { DESKTOP, PHONE, launchBrowser, screenshot } from '../support/browser';
+import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { storedCardToken } from '../support/checkout-payments';
+import type { Json } from '../support/checkout-client';
+import {
+  expectSignedReturn,
+  fieldError,
+  fillCard,
+  focusedId,
+  landedOnShop,
+  openCheckout,
+  pageWidth,
+  payButton,
+  payWith,
+  waitForFocus,
+  type OpenOptions,
+  type Payer,
+} from './checkout-payer';
+
+describe('Hosted payment page in a browser', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let t: TestGateway;
+  let merchant: TestMerchant;
+  const open: Payer[] = [];
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    t = await startTestGateway({ kind: 'sqlite' });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+  beforeEach(async () => {
+    merchant = await t.createMerchant({ name: 'Corner Bookshop' });
+  });
+  afterEach(async () => {
+    for (const payer of open.splice(0)) await payer.context.close();
+  });
+
+  const checkout = async (overrides: Json = {}, options: OpenOptions = {}) => {
+    const payer = await openCheckout(browser, t, merchant, overrides, options);
+    open.push(payer);
+    return payer;
+  };
+
+  describe('the order the payer is asked to pay', () => {
+    it('shows the shop, the amount with its currency, the description, the order number, the time left and the lock note', async () => {
+      const payer = await checkout({ order: { number: 'ORDER-1001', amount: '1234.5', currency: 'USD', description: 'Two paperbacks' } });
+      const summary = payer.page.locator('.summary');
+
+      expect(await summary.locator('[data-amount]').innerText()).to.equal('1234.50 USD');
+      expect(await summary.locator('[data-merchant]').innerText()).to.equal('Corner Bookshop');
+      expect(await summary.locator('[data-description]').innerText()).to.equal('Two paperbacks');
+      expect(await summary.locator('[data-order-number]').innerText()).to.equal('ORDER-1001');
+      expect(await summary.locator('.expires').innerText()).to.equal('Time left to pay: 1 hour');
+      expect(await payer.page.getByText('Secured by the gateway').isVisible()).to.equal(true);
+      expect(await payButton(payer.page).innerText()).to.equal('Pay 1234.50 USD');
+    });
+
+    it('uses the currency\'s own decimals: none for JPY', async () => {
+      const payer = await checkout({ order: { amount: '1500', currency: 'JPY' } });
+      expect(await payer.page.locator('[data-amount]').innerText()).to.equal('1500 JPY');
+    });
+
+    it('labels every field and gives it the autocomplete and keyboard a card form needs', async () => {
+      const { page } = await checkout();
+      const attrs = async (label: string) =>
+        page.getByLabel(label).evaluate((el) => [el.getAttribute('autocomplete'), el.getAttribute('inputmode')]);
+
+      expect(await attrs('Card number')).to.deep.equal(['cc-number', 'numeric']);
+      expect(await attrs('Expiry date')).to.deep.equal(['cc-exp', 'numeric']);
+      expect(await attrs('Security code')).to.deep.equal(['cc-csc', 'numeric']);
+      expect(await attrs('Name on card')).to.deep.equal(['cc-name', null]);
+      expect(await page.getByLabel('Name on card').inputValue()).to.equal('John Doe');
+    });
+    it('tells the gateway what the browser says about itself (screen, colour depth, time zone, language), recorded with the payment', async () => {
+      const payer = await checkout();
+      const value = (name: string) => payer.page.locator(`input[name="${name}"]`).inputValue();
+      expect(await value('browser_javascript_enabled')).to.equal('true');
+      expect(await value('browser_timezone_offset')).to.match(/^-?\d+$/);
+
+      await payWith(payer.page, { expiry: '01/38' });
+
+      const visit = await landedOnShop(payer, '/success');
+      const payment = await t.gateway.payments.current(visit.searchParams.get('payment_id')!);
+      expect(payment.browser).to.include({ screenWidth: DESKTOP.width, javascriptEnabled: true, language: 'en-GB' });
+      expect(payment.browser?.colorDepth).to.be.a('number');
+      expect(payment.browser?.userAgent).to.be.a('string');
+    });
+  });
+
+  describe('paying with each sandbox outcome', () => {
+    it('01/2038: the payer lands on success_url with payment_id, trans_id, order_id and a hash the shop can verify', async () => {
+      const payer = await checkout();
+
+      await payWith(payer.page, { expiry: '01/38' });
+
+      const visit = await landedOnShop(payer, '/success');
+      const paymentId = expectSignedReturn(visit, payer, merchant);
+      const payment = await t.gateway.payments.current(paymentId);
+      expect(payment.phase).to.equal('settled');
+      expect(payment.card.mask).to.equal('411111******1111');
+    });
+
+    it('02/2038: the page shows the decline with the attempts left, and a retry with 01/2038 succeeds under the same order number', async () => {
+      const payer = await checkout();
+
+      await payWith(payer.page, { expiry: '02/38' });
+      const notice = payer.page.getByRole('alert');
+      await notice.waitFor();
+      expect(payer.page.url()).to.equal(payer.redirectUrl);
+      expect(await notice.innerText()).to.match(/^Your payment was declined: .+\. Please try again or use another card\.\s+You have 4 attempts left\.$/);
+      await waitForFocus(payer.page, 'decline');
+      expect(await payer.page.getByLabel('Card number').inputValue()).to.equal('');
+
+      await payWith(payer.page, { expiry: '01/38' });
+
+      const visit = await landedOnShop(payer, '/success');
+      const paymentId = expectSignedReturn(visit, payer, merchant);
+      const attempts = await t.initiatedForOrder(merchant, payer.body.order.number);
+      expect(attempts.map((e) => e.data.paymentId)).to.have.length(2).and.to.include(paymentId);
+    });
+
+    it('shows the form, then the decline, at desktop and phone widths (screenshots)', async () => {
+      for (const [viewport, name] of [
+        [DESKTOP, 'desktop'],
+        [PHONE, 'phone'],
+      ] as const) {
+        const payer = await checkout({ order: { description: 'Two paperbacks and a bookmark' } }, { viewport });
+        expect(await pageWidth(payer.page)).to.be.at.most(viewport.width);
+        await screenshot(payer.page, `checkout-form-${name}`);
+
+        await payWith(payer.page, { expiry: '02/38' });
+        await payer.page.getByRole('alert').waitFor();
+        expect(await pageWidth(payer.page)).to.be.at.most(viewport.width);
+        await screenshot(payer.page, `checkout-declined-${name}`);
+      }
+    });
+  });
+
+  describe('the billing state rule (CA, US, JP, AU, IN only)', () => {
+    it('US: a required state field; paying without it shows the error next to it', async () => {
+      const payer = await checkout({ billing_address: { country: 'US', city: 'Springfield' } });
+      const state = payer.page.getByLabel('State / province');
+      expect(await state.isVisible()).to.equal(true);
+
+      await payWith(payer.page, { expiry: '01/38' });
+
+      expect(await fieldError(payer.page, 'billing_state')).to.equal('Enter the state or province of your billing address.');
+      expect(await focusedId(payer.page)).to.equal('billing_state');
+      expect(payer.payRequests).to.deep.equal([]);
+
+      await state.fill('IL');
+      await payButton(payer.page).click();
+      await landedOnShop(payer, '/success');
+    });
+
+    it('GB: no state field at all', async () => {
+      const { page } = await checkout({ billing_address: { country: 'GB' } });
+      expect(await page.getByLabel('State / province').count()).to.equal(0);
+      expect(await page.getByLabel('Billing country').count()).to.equal(0);
+    });
+
+    it('no billing country: a country select, and choosing CA shows the state field', async () => {
+      const payer = await checkout({ billing_address: { city: 'Toronto' } });
+      const { page } = payer;
+      const state = page.getByLabel('State / province');
+      expect(await state.isVisible()).to.equal(false);
+
+      await page.getByLabel('Billing country').selectOption('CA');
+      expect(await state.isVisible()).to.equal(true);
+      await page.getByLabel('Billing country').selectOption('FR');
+      expect(await state.isVisible()).to.equal(false);
+      await page.getByLabel('Billing country').selectOption('CA');
+      await state.fill('ON');
+      await payWith(page, { expiry: '01/38' });
+
+      const visit = await landedOnShop(payer, '/success');
+      const payment = await t.gateway.payments.current(visit.searchParams.get('payment_id')!);
+      expect(payment.payer).to.include({ country: 'CA', state: 'ON' });
+    });
+  });
+
+  describe('checks in the browser, before anything is sent', () => {
+    it('a number failing the Luhn check shows an error and sends no request', async () => {
+      const payer = await checkout();
+
+      await payWith(payer.page, { number: '4111 1111 1111 1112', expiry: '01/38' });
+
+      expect(await fieldError(payer.page, 'card_number')).to.equal('This card number is not valid. Check the digits and try again.');
+      expect(await payer.page.getByLabel('Card number').getAttribute('aria-invalid')).to.equal('true');
+      expect(payer.payRequests).to.deep.equal([]);
+      expect(payer.shopVisits).to.deep.equal([]);
+    });
+
+    it('a past expiry shows an error and sends no request', async () => {
+      const payer = await checkout();
+
+      await payWith(payer.page, { expiry: '01/20' });
+
+      expect(await fieldError(payer.page, 'card_expiry')).to.equal('This card has expired. Check the date or use another card.');
+      expect(payer.payRequests).to.deep.equal([]);
+    });
+
+    it('an error shows when the payer leaves a field, and goes away once it is fixed', async () => {
+      const { page } = await checkout();
+      const number = page.getByLabel('Card number');
+
+      await number.fill('4111 1111');
+      await page.getByLabel('Expiry date').focus();
+      expect(await fieldError(page, 'card_number')).to.equal('The card number is too short.');
+
+      await number.fill('4111 1111 1111 1111');
+      expect(await fieldError(page, 'card_number')).to.equal('');
+      expect(await number.getAttribute('aria-invalid')).to.equal(null);
+    });
+
+    it('formats what is typed: groups of four with the brand named, 4-6-5 for American Express, and MM / YY', async () => {
+      const { page } = await checkout();
+      const number = page.getByLabel('Card number');
+
+      await number.pressSequentially('4111111111111111');
+      expect(await number.inputValue()).to.equal('4111 1111 1111 1111');
+      expect(await page.locator('#card_number-brand').innerText()).to.equal('Visa');
+
+      await number.fill('');
+      await number.pressSequentially('378282246310005');
+      expect(await number.inputValue()).to.equal('3782 822463 10005');
+      expect(await page.locator('#card_number-brand').innerText()).to.equal('American Express');
+      expect(await page.locator('#card_cvv-hint').innerText()).to.equal('4 digits on the front of the card');
+
+      const expiry = page.getByLabel('Expiry date');
+      await expiry.pressSequentially('138');
+      expect(await expiry.inputValue()).to.equal('01 / 38');
+      await expiry.press('Backspace');
+      expect(await expiry.inputValue()).to.equal('01 / 3');
+      await expiry.press('Backspace');
+      expect(await expiry.inputValue(), 'the separator goes with the year, and does not come back').to.equal('01');
+    });
+
+    it('pressing Pay while still in a wrong field shows every problem at once (the button does not move from under the press)', async () => {
+      const payer = await checkout({ billing_address: {} }, { viewport: PHONE });
+      const { page } = payer;
+      await page.getByLabel('Card number').pressSequentially('37828224631');
+      await page.getByLabel('Billing country').selectOption('US');
+      await page.getByLabel('Expiry date').pressSequentially('1');
+
+      await payButton(page).click();
+
+      expect(await fieldError(page, 'card_number')).to.equal('The card number is too short.');
+      expect(await fieldError(page, 'card_expiry')).to.equal('Enter the expiry date as MM / YY.');
+      expect(await fieldError(page, 'card_cvv')).to.equal('Enter the security code.');
+      expect(await fieldError(page, 'billing_state')).to.equal('Enter the state or province of your billing address.');
+      const status = page.locator('#form-status', { hasText: 'There are problems' });
+      await status.waitFor({ state: 'attached' });
+      expect(await status.textContent(), 'announced to screen readers').to.equal('There are problems with 4 fields. The first: The card number is too short.');
+      expect(await focusedId(page)).to.equal('card_number');
+      expect(payer.payRequests).to.deep.equal([]);
+    });
+
+    it('an American Express card needs a 4 digit security code', async () => {
+      const payer = await checkout();
+
+      await payWith(payer.page, { number: '3782 822463 10005', expiry: '01/38', cvv: '123' });
+
+      expect(await fieldError(payer.page, 'card_cvv')).to.equal('Enter the 4 digit security code.');
+      expect(payer.payRequests).to.deep.equal([]);
+    });
+  });
+
+  describe('one payment per click', () => {
+    it('once pressed, the button says the payment is processing and takes no more clicks or Enter presses', async () => {
+      const payer = await checkout();
+      const { page } = payer;
+      await fillCard(page, { number: '4111 1111 1111 1111', expiry: '01/38', cvv: '123' });
+      // Keep the browser on the page (as a slow network would) and count the submits the page let through.
+      await page.evaluate(`window.__sent = 0; window.addEventListener('submit', function (e) {
+        if (!e.defaultPrevented) window.__sent++;
+        e.preventDefault();
+      });`);
+
+      await payButton(page).click();
+      const busy = page.getByRole('button', { name: 'Processing…' });
+      await busy.click({ force: true });
+      await page.getByLabel('Name on card').press('Enter');
+
+      expect(await busy.isDisabled()).to.equal(true);
+      expect(await busy.getAttribute('aria-busy')).to.equal('true');
+      expect(await page.evaluate('window.__sent')).to.equal(1);
+    });
+  });
+
+  describe('with the keyboard only', () => {
+    it('the payer types, tabs from field to field and presses Enter to pay', async () => {
+      const payer = await checkout();
+      const { page } = payer;
+
+      await page.getByLabel('Card number').focus();
+      await page.keyboard.type('4111111111111111');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('0138');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('123');
+      await page.keyboard.press('Tab');
+      expect(await focusedId(page)).to.equal('card_holder');
+      await page.keyboard.press('Enter');
+
+      await landedOnShop(payer, '/success');
+    });
+  });
+
+  describe('without JavaScript, the server checks everything', () => {
+    it('a refused form comes back (HTTP 422) with the problems next to the fields, the name and expiry kept, never the card number or CVV', async () => {
+      const payer = await checkout({}, { javaScriptEnabled: false });
+      const { page } = payer;
+      await page.getByLabel('Card number').fill('4111111111111112');
+      await page.getByLabel('Expiry date').fill('01/38');
+      await page.getByLabel('Security code').fill('737');
+      await page.getByLabel('Name on card').fill('Jane Q. Payer');
+
+      const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/pay')), payButton(page).click()]);
+
+      expect(response.status()).to.equal(422);
+      expect(await fieldError(page, 'card_number')).to.equal('Enter a valid card number.');
+      expect(await page.getByLabel('Expiry date').inputValue()).to.equal('01/38');
+      expect(await page.getByLabel('Name on card').inputValue()).to.equal('Jane Q. Payer');
+      expect(await page.getByLabel('Card number').inputValue()).to.equal('');
+      expect(await page.getByLabel('Security code').inputValue()).to.equal('');
+      const html = await page.content();
+      expect(html).to.not.match(/\b4111111111111112\b/);
+      expect(html).to.not.match(/\b737\b/);
+      await waitForFocus(page, 'card_number');
+    });
+
+    it('a valid form pays and the payer lands on success_url', async () => {
+      const payer = await checkout({}, { javaScriptEnabled: false });
+
+      await payWith(payer.page, { expiry: '01/38' });
+
+      expectSignedReturn(await landedOnShop(payer, '/success'), payer, merchant);
+    });
+  });
+
+  describe('a credit (payout to the payer\'s card)', () => {
+    it('never asks for the CVV; pays out to the card (screenshot at phone width)', async () => {
+      const payer = await checkout({ operation: 'credit' }, { viewport: PHONE });
+      const { page } = payer;
+
+      expect(await page.getByLabel('Security code').count()).to.equal(0);
+      expect(await page.locator('input[autocomplete="cc-csc"]').count()).to.equal(0);
+      expect(await page.locator('.summary .label').innerText()).to.equal('Amount you receive');
+      await screenshot(page, 'checkout-credit-phone');
+
+      await fillCard(page, { number: '4111 1111 1111 1111', expiry: '01/38' });
+      await payButton(page).click();
+
+      const visit = await landedOnShop(payer, '/success');
+      const payment = await t.gateway.payments.current(visit.searchParams.get('payment_id')!);
+      expect(payment.kind).to.equal('credit');
+    });
+
+    it('of a stored card: shows its mask and asks only for the expiry and the payee name', async () => {
+      const cardToken = await storedCardToken(t, merchant);
+      const payer = await checkout({ operation: 'credit', card_token: cardToken, payee_first_name: 'Ada', payee_last_name: 'Lovelace' });
+      const { page } = payer;
+
+      expect(await page.locator('[data-stored-card] .mask').innerText()).to.equal('411111******1111');
+      expect(await page.getByLabel('Card number').count()).to.equal(0);
+      expect(await page.getByLabel('Security code').count()).to.equal(0);
+      expect(await page.getByLabel('Name on card').inputValue()).to.equal('Ada Lovelace');
+
+      await fillCard(page, { expiry: '01 / 38' });
+      await payButton(page).click();
+      await landedOnShop(payer, '/success');
+    });
+
+    it('Cancel sends the payer to cancel_url', async () => {
+      const payer = await checkout({ operation: 'credit' });
+
+      await payer.page.getByRole('button', { name: 'Cancel and return to the shop' }).click();
+
+      const visit = await landedOnShop(payer, '/cancel');
+      expect(visit.searchParams.get('order_id')).to.equal(payer.body.order.number);
+    });
+  });
+});
