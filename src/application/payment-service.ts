@@ -54,7 +54,8 @@ export class CardTokenNotFoundError extends Error {
 
 export type SaleCard =
   | { kind: 'number'; number: string; expMonth: string; expYear: string; cvv?: string; holder?: string }
-  | { kind: 'token'; token: string };
+  /** `holder`: a name given now (a credit's payee) in place of the one stored with the card. */
+  | { kind: 'token'; token: string; holder?: string };
 
 /** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
 export type SaleRequest = Omit<
@@ -447,7 +448,7 @@ export class PaymentService {
     }
     const stored = await this.deps.vault.retrieve(card.token);
     if (!stored) throw new CardTokenNotFoundError();
-    return { number: stored.number, expMonth: stored.expMonth, expYear: stored.expYear, holder: stored.holder };
+    return { number: stored.number, expMonth: stored.expMonth, expYear: stored.expYear, holder: card.holder ?? stored.holder };
   }
 
   private async replayOrReject(request: SaleRequest): Promise<ExistingPayment> {

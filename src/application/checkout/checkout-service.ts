@@ -528,7 +528,7 @@ export class CheckoutService {
       if (expiry.ok && (stored.expMonth !== expiry.expMonth || stored.expYear !== expiry.expYear)) {
         problems.push({ field: 'card_expiry', message: 'The expiry date does not match the card.' });
       }
-      return expiry.ok && !problems.length ? { kind: 'token', token: session.cardToken } : null;
+      return expiry.ok && !problems.length ? { kind: 'token', token: session.cardToken, ...(holder ? { holder } : {}) } : null;
     }
     const number = (input.number ?? '').replace(/[\s-]/g, '');
     if (!validatePan(number).ok) problems.push({ field: 'card_number', message: 'Enter a valid card number.' });
