@@ -36,22 +36,31 @@ function fieldOf(error: ErrorObject): string {
   return path.map((p, i) => (i === 0 ? p : `[${p}]`)).join('');
 }
 
-function messageOf(error: ErrorObject): string {
+/** The wording of a schema failure, shared by the form (S2S) and JSON (Checkout) APIs. */
+export function messageOf(error: ErrorObject): string {
+  const limit = error.params.limit as number;
   switch (error.keyword) {
     case 'required':
       return 'This value should not be blank.';
     case 'type':
-      return `This value should be of type ${error.params.type}.`;
+      return `This value should be of type ${String(error.params.type).split(',').join(' or ')}.`;
     case 'minLength':
-      return error.params.limit === 1
-        ? 'This value should not be blank.'
-        : `This value is too short. It should have ${error.params.limit} characters or more.`;
+      return limit === 1 ? 'This value should not be blank.' : `This value is too short. It should have ${limit} characters or more.`;
     case 'maxLength':
-      return `This value is too long. It should have ${error.params.limit} characters or less.`;
+      return `This value is too long. It should have ${limit} characters or less.`;
+    case 'minimum':
+      return `This value should be ${limit} or more.`;
+    case 'maximum':
+      return `This value should be ${limit} or less.`;
+    case 'maxItems':
     case 'maxProperties':
-      return `This collection should contain ${error.params.limit} elements or less.`;
+      return `This collection should contain ${limit} elements or less.`;
+    case 'minItems':
+      return `This collection should contain ${limit} element${limit === 1 ? '' : 's'} or more.`;
     case 'enum':
       return `The value you selected is not a valid choice. Allowed: ${(error.params.allowedValues as string[]).join(', ')}.`;
+    case 'const':
+      return `The value you selected is not a valid choice. Allowed: ${String(error.params.allowedValue)}.`;
     case 'format':
       switch (error.params.format) {
         case 'uuid':

@@ -7,6 +7,7 @@
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { errors, type FieldError } from '../errors';
+import { messageOf } from '../validation';
 import { COUNTRY_PATTERN } from './schemas';
 
 export type JsonValidator = (body: unknown) => FieldError[];
@@ -30,50 +31,10 @@ function fieldOf(error: ErrorObject): string {
   return segments.length ? fieldPath(segments) : 'body';
 }
 
-function messageOf(error: ErrorObject): string {
-  const limit = error.params.limit as number;
-  switch (error.keyword) {
-    case 'required':
-      return 'This value should not be blank.';
-    case 'type':
-      return `This value should be of type ${String(error.params.type).split(',').join(' or ')}.`;
-    case 'minLength':
-      return limit === 1 ? 'This value should not be blank.' : `This value is too short. It should have ${limit} characters or more.`;
-    case 'maxLength':
-      return `This value is too long. It should have ${limit} characters or less.`;
-    case 'minimum':
-      return `This value should be ${limit} or more.`;
-    case 'maximum':
-      return `This value should be ${limit} or less.`;
-    case 'maxItems':
-    case 'maxProperties':
-      return `This collection should contain ${limit} elements or less.`;
-    case 'enum':
-      return `The value you selected is not a valid choice. Allowed: ${(error.params.allowedValues as string[]).join(', ')}.`;
-    case 'const':
-      return `The value you selected is not a valid choice. Allowed: ${String(error.params.allowedValue)}.`;
-    case 'format':
-      switch (error.params.format) {
-        case 'uuid':
-          return 'This is not a valid UUID.';
-        case 'email':
-          return 'This value is not a valid email address.';
-        case 'http-url':
-          return 'This value is not a valid URL.';
-        case 'date':
-          return 'This value is not a valid date (YYYY-MM-DD).';
-        default:
-          return 'This value is not valid.';
-      }
-    case 'minItems':
-      return `This collection should contain ${limit} element${limit === 1 ? '' : 's'} or more.`;
-    case 'pattern':
-      return error.params.pattern === COUNTRY_PATTERN ? 'This value should be a 2-letter country code.' : 'This value is not valid.';
-    case 'anyOf':
-      return 'This value is not a valid IP address.';
-    default:
-      return 'This value is not valid.';
-  }
+/** The shared wording, with the one message only Checkout's schemas need. */
+function checkoutMessageOf(error: ErrorObject): string {
+  if (error.keyword === 'pattern' && error.params.pattern === COUNTRY_PATTERN) return 'This value should be a 2-letter country code.';
+  return messageOf(error);
 }
 
 function toFieldErrors(list: ErrorObject[]): FieldError[] {
@@ -85,7 +46,7 @@ function toFieldErrors(list: ErrorObject[]): FieldError[] {
     const field = fieldOf(e);
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push(errors.field(field, messageOf(e)));
+    out.push(errors.field(field, checkoutMessageOf(e)));
   }
   return out;
 }

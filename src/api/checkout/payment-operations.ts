@@ -19,6 +19,7 @@ import type { FollowUpResult } from '../../domain/payment/commands';
 import type { ExistingPayment } from '../../domain/payment/state';
 import { checkoutHash } from '../../domain/signatures';
 import type { ReadModels } from '../../../projections';
+import { throwApiError } from '../domain-errors';
 import { ApiError, errors, type FieldError } from '../errors';
 import { requireHash, type CheckoutRequest } from './merchant-request';
 import { checkoutPaymentStatus } from './status-response';
@@ -102,32 +103,6 @@ function operationResponse(after: ExistingPayment, outcome: FollowUpResult, amou
   return body;
 }
 
-function mapDomainError(error: unknown, overrides: Partial<Record<string, () => ApiError>> = {}): never {
-  if (error instanceof DomainError) {
-    const override = overrides[error.code];
-    if (override) throw override();
-    switch (error.code) {
-      case 'payment_not_found':
-        throw errors.paymentNotFound();
-      case 'capture_not_allowed':
-        throw errors.captureNotPending();
-      case 'void_not_allowed':
-        throw errors.voidNotAllowed();
-      case 'refund_not_allowed':
-        throw errors.refundNotAllowed();
-      case 'amount_not_positive':
-        throw errors.zeroAmount();
-      case 'amount_exceeds_available':
-        throw errors.invalid([{ error_code: 100000, error_message: error.message }]);
-      case 'operation_in_progress':
-        throw new ApiError(400, 100000, error.message);
-      default:
-        break;
-    }
-  }
-  throw error;
-}
-
 async function existingPayment(deps: OperationDeps, { body, merchant }: CheckoutRequest): Promise<ExistingPayment> {
   const payment = await merchantPayment(deps, merchant.merchantId, String(body.payment_id));
   if (!payment) throw errors.paymentNotFound();
@@ -143,7 +118,7 @@ export async function capturePayment(deps: OperationDeps, request: CheckoutReque
     const { payment: after, outcome, amountText } = await deps.payments.capture(merchant.merchantId, payment.paymentId, amount, requestId);
     return operationResponse(after, outcome, amountText);
   } catch (error) {
-    mapDomainError(error);
+    throwApiError(error);
   }
 }
 
@@ -165,7 +140,7 @@ export async function voidPayment(deps: OperationDeps, request: CheckoutRequest)
     const { payment: after, outcome } = await deps.payments.void(merchant.merchantId, payment.paymentId, requestId);
     return operationResponse(after, outcome, amountTextOf(payment, payment.settledAmount));
   } catch (error) {
-    mapDomainError(error, { refund_not_allowed: errors.voidNotAllowed, amount_not_positive: errors.voidNotAllowed });
+    throwApiError(error, { refund_not_allowed: errors.voidNotAllowed, amount_not_positive: errors.voidNotAllowed });
   }
 }
 
@@ -179,6 +154,6 @@ export async function refundPayment(deps: OperationDeps, request: CheckoutReques
     const { payment: after, outcome } = await deps.payments.refund(merchant.merchantId, payment.paymentId, amount, merchant.refundsEnabled, requestId);
     return operationResponse(after, outcome, amount.text);
   } catch (error) {
-    mapDomainError(error);
+    throwApiError(error);
   }
 }

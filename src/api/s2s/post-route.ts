@@ -28,7 +28,8 @@ import {
 } from '../../application/payment-service';
 import type { Clock } from '../../application/ports/clock';
 import type { Environment } from '../../domain/merchant/events';
-import { ApiError, errors, type FieldError } from '../errors';
+import { throwApiError } from '../domain-errors';
+import { errors, type FieldError } from '../errors';
 import { normalizeForm, type FormBody } from '../form';
 import { compileValidator, type Validator } from '../validation';
 import type Ajv from 'ajv';
@@ -272,30 +273,6 @@ async function currentPayment(deps: S2sDeps, merchant: MerchantAccount, transId:
   }
 }
 
-function mapDomainError(error: unknown, notFound: () => ApiError): never {
-  if (error instanceof DomainError) {
-    switch (error.code) {
-      case 'payment_not_found':
-        throw notFound();
-      case 'capture_not_allowed':
-        throw errors.captureNotPending();
-      case 'void_not_allowed':
-        throw errors.voidNotAllowed();
-      case 'refund_not_allowed':
-        throw errors.refundNotAllowed();
-      case 'amount_not_positive':
-        throw errors.zeroAmount();
-      case 'amount_exceeds_available':
-        throw errors.invalid([{ error_code: 100000, error_message: error.message }]);
-      case 'operation_in_progress':
-        throw new ApiError(400, 100000, error.message);
-      default:
-        break;
-    }
-  }
-  throw error;
-}
-
 async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
   const transId = form.trans_id as string;
   requireHash(form, transIdHash(transId, merchant.password));
@@ -319,7 +296,7 @@ async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionConte
     }
     return { action: 'CAPTURE', result: 'ACCEPTED', status: after.status, ...details };
   } catch (error) {
-    mapDomainError(error, errors.transactionNotFound);
+    throwApiError(error, { payment_not_found: errors.transactionNotFound });
   }
 }
 
@@ -335,7 +312,7 @@ async function voidPayment(deps: S2sDeps, { form, merchant, requestId }: ActionC
     }
     return { action: 'VOID', result: 'ACCEPTED', status: after.status, ...details };
   } catch (error) {
-    mapDomainError(error, errors.paymentNotFound);
+    throwApiError(error);
   }
 }
 
@@ -356,7 +333,7 @@ async function creditVoid(deps: S2sDeps, { form, merchant, requestId }: ActionCo
     // CREDITVOID only acknowledges; its outcome is reported by callback and status lookup.
     return { action: 'CREDITVOID', result: 'ACCEPTED', trans_id: after.paymentId, order_id: after.orderId };
   } catch (error) {
-    mapDomainError(error, errors.paymentNotFound);
+    throwApiError(error);
   }
 }
 
