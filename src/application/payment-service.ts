@@ -315,19 +315,26 @@ export class PaymentService {
     return { payment: existing(recorded.state), operationId, outcome };
   }
 
-  /** CREDITVOID: a refund of a settled payment or the release of a hold, by the state it finds. */
+  /**
+   * CREDITVOID: a refund of a settled payment or the release of a hold, by the state it finds. With
+   * `refundOnly` (Checkout refund), settled money only: a hold is never "refunded".
+   */
   async creditVoid(
     merchantId: string,
     paymentId: string,
     amount: { minor: number; text: string },
     refundsEnabled: boolean,
     correlationId: string,
+    { refundOnly = false }: { refundOnly?: boolean } = {},
   ) {
     const operationId = randomUUID();
-    const requested = await this.command(merchantId, paymentId, correlationId, {
-      type: 'RequestCreditVoid',
-      data: { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: this.now() },
-    });
+    const data = { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: this.now() };
+    const requested = await this.command(
+      merchantId,
+      paymentId,
+      correlationId,
+      refundOnly ? { type: 'RequestRefund', data } : { type: 'RequestCreditVoid', data },
+    );
     const s = existing(requested.state);
     const op = s.pendingOperation!;
     const request = { paymentId, operationId, amount: op.amount, currency: s.currency, card: s.card };
@@ -342,28 +349,8 @@ export class PaymentService {
   }
 
   /** Checkout refund: settled money only (a hold is voided instead), full or partial. */
-  async refund(
-    merchantId: string,
-    paymentId: string,
-    amount: { minor: number; text: string },
-    refundsEnabled: boolean,
-    correlationId: string,
-  ) {
-    const operationId = randomUUID();
-    const requested = await this.command(merchantId, paymentId, correlationId, {
-      type: 'RequestRefund',
-      data: { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: this.now() },
-    });
-    const s = existing(requested.state);
-    const op = s.pendingOperation!;
-    const outcome = await this.callFollowUp(() =>
-      this.deps.connector.refund({ paymentId, operationId, amount: op.amount, currency: s.currency, card: s.card }),
-    );
-    const recorded = await this.command(merchantId, paymentId, correlationId, {
-      type: 'RecordCreditVoid',
-      data: { operationId, result: outcome, now: this.now() },
-    }, requested);
-    return { payment: existing(recorded.state), operationId, outcome };
+  refund(merchantId: string, paymentId: string, amount: { minor: number; text: string }, refundsEnabled: boolean, correlationId: string) {
+    return this.creditVoid(merchantId, paymentId, amount, refundsEnabled, correlationId, { refundOnly: true });
   }
 
   /**

@@ -8,6 +8,8 @@
  * CARD_CHECKS_JS is kept separate (it touches no DOM) so the unit tests can run it in a sandbox.
  */
 
+import { BROWSER_VALUES_JS } from '../hosted/browser-info';
+
 /** Defines `CardChecks`: pure functions over what the payer typed. */
 export const CARD_CHECKS_JS = `var CardChecks = (function () {
   function digits(value) { return String(value == null ? '' : value).replace(/\\D/g, ''); }
@@ -264,16 +266,7 @@ const PAGE_WIRING_JS = `
 
   var infoForms = document.querySelectorAll('form[data-browser-info]');
   for (var i = 0; i < infoForms.length; i++) {
-    var values = {
-      browser_color_depth: screen.colorDepth,
-      browser_screen_height: screen.height,
-      browser_screen_width: screen.width,
-      browser_java_enabled: typeof navigator.javaEnabled === 'function' ? navigator.javaEnabled() : false,
-      browser_javascript_enabled: true,
-      browser_language: navigator.language || '',
-      browser_timezone_offset: new Date().getTimezoneOffset(),
-      browser_platform: navigator.platform || ''
-    };
+    var values = ${BROWSER_VALUES_JS};
     for (var name in values) {
       var hidden = infoForms[i].querySelector('input[name="' + name + '"]');
       if (hidden) hidden.value = String(values[name]);

@@ -86,3 +86,18 @@ export function browserAttributesFrom(
   const present = Object.entries(attributes).filter(([, v]) => v !== undefined);
   return present.length ? (Object.fromEntries(present) as BrowserAttributes) : undefined;
 }
+
+/**
+ * A script expression (for the gateway's page scripts) giving the browser's values for the hidden
+ * fields that browserAttributesFrom reads; one definition so every page reports the same names.
+ */
+export const BROWSER_VALUES_JS = `{
+      browser_color_depth: screen.colorDepth,
+      browser_screen_height: screen.height,
+      browser_screen_width: screen.width,
+      browser_java_enabled: typeof navigator.javaEnabled === 'function' ? navigator.javaEnabled() : false,
+      browser_javascript_enabled: true,
+      browser_language: navigator.language || '',
+      browser_timezone_offset: new Date().getTimezoneOffset(),
+      browser_platform: navigator.platform || ''
+    }`;

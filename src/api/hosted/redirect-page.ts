@@ -5,6 +5,7 @@
 
 import { formatMinor } from '../../domain/money';
 import { AUTO_SUBMIT_PATH, assertFormTarget, browserInfoInputs, escapeHtml, renderHostedPage } from './acs-page';
+import { BROWSER_VALUES_JS } from './browser-info';
 
 export { escapeHtml, HOSTED_PAGE_CSP, AUTO_SUBMIT_PATH } from './acs-page';
 
@@ -19,16 +20,7 @@ export { escapeHtml, HOSTED_PAGE_CSP, AUTO_SUBMIT_PATH } from './acs-page';
 export const AUTO_SUBMIT_JS = `(function () {
   'use strict';
   function fillBrowserInfo(form) {
-    var values = {
-      browser_color_depth: screen.colorDepth,
-      browser_screen_height: screen.height,
-      browser_screen_width: screen.width,
-      browser_java_enabled: typeof navigator.javaEnabled === 'function' ? navigator.javaEnabled() : false,
-      browser_javascript_enabled: true,
-      browser_language: navigator.language || '',
-      browser_timezone_offset: new Date().getTimezoneOffset(),
-      browser_platform: navigator.platform || ''
-    };
+    var values = ${BROWSER_VALUES_JS};
     for (var name in values) {
       var input = form.querySelector('input[name="' + name + '"]');
       if (input) input.value = String(values[name]);
