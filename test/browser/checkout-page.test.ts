@@ -4,53 +4,34 @@
  * card's expiry picks the outcome (decisions.md section 4).
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { DESKTOP, PHONE, launchBrowser, screenshot } from '../support/browser';
-import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { DESKTOP, PHONE, screenshot } from '../support/browser';
+import type { TestGateway, TestMerchant } from '../support/gateway-harness';
 import { storedCardToken } from '../support/checkout-payments';
 import type { Json } from '../support/checkout-client';
 import {
+  checkoutBrowserSuite,
   expectSignedReturn,
   fieldError,
   fillCard,
   focusedId,
   landedOnShop,
-  openCheckout,
   pageWidth,
   payButton,
   payWith,
   waitForFocus,
   type OpenOptions,
-  type Payer,
 } from './checkout-payer';
 
 describe('Hosted payment page in a browser', function () {
   this.timeout(60_000);
-  let browser: Browser;
+  const suite = checkoutBrowserSuite('Corner Bookshop');
   let t: TestGateway;
   let merchant: TestMerchant;
-  const open: Payer[] = [];
-
-  before(async function () {
-    browser = await launchBrowser(this);
-    t = await startTestGateway({ kind: 'sqlite' });
+  beforeEach(() => {
+    t = suite.t;
+    merchant = suite.merchant;
   });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-  beforeEach(async () => {
-    merchant = await t.createMerchant({ name: 'Corner Bookshop' });
-  });
-  afterEach(async () => {
-    for (const payer of open.splice(0)) await payer.context.close();
-  });
-
-  const checkout = async (overrides: Json = {}, options: OpenOptions = {}) => {
-    const payer = await openCheckout(browser, t, merchant, overrides, options);
-    open.push(payer);
-    return payer;
-  };
+  const checkout = (overrides: Json = {}, options: OpenOptions = {}) => suite.checkout(overrides, options);
 
   describe('the order the payer is asked to pay', () => {
     it('shows the shop, the amount with its currency, the description, the order number, the time left and the lock note', async () => {

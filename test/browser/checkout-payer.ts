@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkoutCallbackHash } from '../../src/domain/signatures';
-import { DESKTOP } from '../support/browser';
+import { DESKTOP, launchBrowser } from '../support/browser';
 import { createSession, type Json } from '../support/checkout-client';
-import type { TestGateway, TestMerchant } from '../support/gateway-harness';
+import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 
 export const SHOP = 'https://shop.example';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -30,6 +30,52 @@ export interface Payer {
 export interface OpenOptions {
   viewport?: { width: number; height: number };
   javaScriptEnabled?: boolean;
+}
+
+export interface CheckoutBrowserSuite {
+  readonly t: TestGateway;
+  /** A merchant of its own for each test. */
+  readonly merchant: TestMerchant;
+  /** Opens a new session's page; its browser context is closed after the test. */
+  checkout(overrides?: Json, options?: OpenOptions): Promise<Payer>;
+}
+
+/**
+ * Declares the hooks of a browser suite (call it inside `describe`): one browser and one SQLite
+ * gateway for the suite, a merchant named `merchantName` per test.
+ */
+export function checkoutBrowserSuite(merchantName: string): CheckoutBrowserSuite {
+  let browser: Browser | undefined;
+  let gateway: TestGateway | undefined;
+  let current: TestMerchant | undefined;
+  const open: Payer[] = [];
+  before(async function () {
+    browser = await launchBrowser(this);
+    gateway = await startTestGateway({ kind: 'sqlite' });
+  });
+  after(async () => {
+    await browser?.close();
+    await gateway?.stop();
+  });
+  beforeEach(async () => {
+    current = await gateway!.createMerchant({ name: merchantName });
+  });
+  afterEach(async () => {
+    for (const payer of open.splice(0)) await payer.context.close();
+  });
+  return {
+    get t() {
+      return gateway!;
+    },
+    get merchant() {
+      return current!;
+    },
+    async checkout(overrides: Json = {}, options: OpenOptions = {}) {
+      const payer = await openCheckout(browser!, gateway!, current!, overrides, options);
+      open.push(payer);
+      return payer;
+    },
+  };
 }
 
 /** Creates the session and opens its redirect_url in a fresh browser context. */

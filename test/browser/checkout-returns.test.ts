@@ -4,39 +4,20 @@
  * when the shop asked for another browsing context (url_target). Headless Chromium, one gateway.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
 import type { Json } from '../support/checkout-client';
-import { startTestGateway, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
-import { SHOP, expectSignedReturn, landedOnShop, openCheckout, payWith, revisit, type OpenOptions, type Payer } from './checkout-payer';
+import type { TestClock, TestGateway, TestMerchant } from '../support/gateway-harness';
+import { SHOP, checkoutBrowserSuite, expectSignedReturn, landedOnShop, payWith, revisit, type OpenOptions } from './checkout-payer';
 
 describe('Hosted payment page: verification, redirects, expiry and the way back', function () {
   this.timeout(60_000);
-  let browser: Browser;
+  const suite = checkoutBrowserSuite('Harbour Tea Rooms');
   let t: TestGateway;
   let merchant: TestMerchant;
-  const open: Payer[] = [];
-
-  before(async function () {
-    browser = await launchBrowser(this);
-    t = await startTestGateway({ kind: 'sqlite' });
+  beforeEach(() => {
+    t = suite.t;
+    merchant = suite.merchant;
   });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-  beforeEach(async () => {
-    merchant = await t.createMerchant({ name: 'Harbour Tea Rooms' });
-  });
-  afterEach(async () => {
-    for (const payer of open.splice(0)) await payer.context.close();
-  });
-
-  const checkout = async (overrides: Json = {}, options: OpenOptions = {}) => {
-    const payer = await openCheckout(browser, t, merchant, overrides, options);
-    open.push(payer);
-    return payer;
-  };
+  const checkout = (overrides: Json = {}, options: OpenOptions = {}) => suite.checkout(overrides, options);
 
   describe('3-D Secure', () => {
     it('05/2038: the page takes the payer to the verification page; approving lands on success_url', async () => {
