@@ -8,32 +8,16 @@ import type { CheckoutService, NewSession, PayInput } from '../../src/applicatio
 import { MAX_ATTEMPTS } from '../../src/domain/checkout/session-decide';
 import { checkoutSessionStreamId } from '../../src/domain/checkout/session-events';
 import { checkoutCallbackHash } from '../../src/domain/signatures';
+import { sessionData } from '../support/checkout-fixtures';
 import { TestClock, forEachStore, type TestMerchant } from '../support/gateway-harness';
 
 function newSession(merchant: TestMerchant, overrides: Partial<NewSession> = {}): NewSession {
-  return {
+  const { sessionId: _id, expiresAt: _expires, createdAt: _created, ...data } = sessionData({
     merchantId: merchant.merchant_id,
-    operation: 'purchase',
-    auth: false,
     order: { number: `svc-${randomUUID()}`, amount: 1050, amountText: '10.50', currency: 'USD', description: 'Service order' },
     urls: { success: 'https://shop.example/ok?lang=en', cancel: 'https://shop.example/cancel', expiry: null, error: null, return: null },
-    urlTarget: null,
-    methods: ['card'],
-    parameters: null,
-    customer: { name: 'John Doe', email: 'doe@example.com' },
-    billingAddress: { country: 'GB' },
-    customData: null,
-    notificationUrl: null,
-    recurringInit: false,
-    reqToken: false,
-    vatCalc: false,
-    schedule: null,
-    cardToken: null,
-    payee: null,
-    hostedFields: false,
-    expiryMinutes: 30,
-    ...overrides,
-  };
+  });
+  return { ...data, expiryMinutes: 30, ...overrides };
 }
 
 const card = (expMonth: string, expYear = '38'): PayInput => ({

@@ -3,6 +3,7 @@ import { decideSession, MAX_ATTEMPTS, type CheckoutSessionCommand } from '../../
 import type { CheckoutSessionCreated, CheckoutSessionEvent } from '../../src/domain/checkout/session-events';
 import { evolveSession, initialSessionState, type SessionState } from '../../src/domain/checkout/session-state';
 import { sessionIdOfToken, sessionTokenFor } from '../../src/domain/checkout/session-token';
+import { sessionData } from '../support/checkout-fixtures';
 import { DeciderSpecification } from '../support/decider-spec';
 
 const spec = DeciderSpecification.for<CheckoutSessionCommand, SessionState, CheckoutSessionEvent>({
@@ -20,30 +21,7 @@ const pay = (n: number) => `7c000000-0000-4000-8000-00000000000${n}`;
 
 const created: CheckoutSessionCreated = {
   type: 'CheckoutSessionCreated',
-  data: {
-    sessionId: SESSION_ID,
-    merchantId: 'm-1',
-    operation: 'purchase',
-    auth: false,
-    order: { number: 'order-1', amount: 1050, amountText: '10.50', currency: 'USD', description: 'Two books' },
-    urls: { success: 'https://shop.example/ok', cancel: 'https://shop.example/cancel', expiry: null, error: null, return: null },
-    urlTarget: null,
-    methods: ['card'],
-    parameters: null,
-    customer: { name: 'John Doe' },
-    billingAddress: { country: 'US' },
-    customData: null,
-    notificationUrl: null,
-    recurringInit: false,
-    reqToken: false,
-    vatCalc: false,
-    schedule: null,
-    cardToken: null,
-    payee: null,
-    hostedFields: false,
-    expiresAt: EXPIRES,
-    createdAt: T0,
-  },
+  data: sessionData({ sessionId: SESSION_ID, merchantId: 'm-1', billingAddress: { country: 'US' }, expiresAt: EXPIRES, createdAt: T0 }),
 };
 
 const started = (n: number, at = T1): CheckoutSessionEvent => ({
