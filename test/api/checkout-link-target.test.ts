@@ -4,7 +4,6 @@
  * merchants read model (also in databases from before the column), and by the CLI.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +18,7 @@ import { forEachStore } from '../support/gateway-harness';
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { cliWithDataDir } from '../support/cli-runner';
 
 forEachStore('Checkout API: Override Link Target', (h) => {
   it('sends the payer back in the MID\'s target rather than the session\'s url_target, once set', async () => {
@@ -115,22 +115,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
 describe('merchant CLI: --link-target', function () {
   this.timeout(120_000);
-  const ROOT = path.resolve(__dirname, '../..');
-  let dataDir: string;
-  before(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'olt-cli-'));
-  });
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  const cli = (...args: string[]) => {
-    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const cli = cliWithDataDir('olt-cli-');
 
   it('create sets it, update changes and clears it (none), show reports it, other values are refused', () => {
     const created = cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--link-target', '_blank', '--json');

@@ -4,7 +4,6 @@
  * return URL parameters. Then the merchants read model of an older database, and the CLI switches.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import { forEachStore, type HttpResult, type TestGateway, type TestMerchant } fr
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { cliWithDataDir } from '../support/cli-runner';
 
 const OPTIONAL_FIELDS = [
   'card',
@@ -377,22 +377,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
 describe('merchant CLI: Protocol Mapping switches', function () {
   this.timeout(120_000);
-  const ROOT = path.resolve(__dirname, '../..');
-  let dataDir: string;
-  before(() => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'pm-cli-'));
-  });
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  const cli = (...args: string[]) => {
-    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const cli = cliWithDataDir('pm-cli-');
 
   it('create sets them, update changes one and keeps the other, show reports them, unknown names are refused', () => {
     const created = cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--callback-fields', 'payer_ip,brand', '--return-params', 'payment_method', '--json');

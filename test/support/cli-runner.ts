@@ -1,0 +1,33 @@
+/**
+ * The gateway's CLI as a real process, the way an operator runs it, against a data directory of the
+ * suite's own (made before the suite, removed after it). Call inside `describe`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function cliWithDataDir(prefix: string): (...args: string[]) => CliResult {
+  let dataDir = '';
+  before(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  return (...args) => {
+    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+}
