@@ -108,6 +108,14 @@ forEachStore('Checkout service', (h) => {
     expect(stream.map((e) => e.type)).to.deep.equal(['CheckoutSessionCreated']);
   });
 
+  it('asks for the security code the card brand prints: 4 digits on American Express, 3 on the others', async () => {
+    const { session } = await checkout.createSession(newSession(merchant), 'test');
+    const amex = await checkout.pay(session.sessionId, { card: { number: '378282246310005', expMonth: '01', expYear: '38', cvv: '123', holder: 'J' }, payerIp: '203.0.113.7' }, 'test');
+    expect(amex).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', message: 'Enter the 4 digit security code.' }] });
+    const visa = await checkout.pay(session.sessionId, { card: { number: '4111111111111111', expMonth: '01', expYear: '38', cvv: '1234', holder: 'J' }, payerIp: '203.0.113.7' }, 'test');
+    expect(visa).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', message: 'Enter the 3 digit security code.' }] });
+  });
+
   it('after session_expiry the page sends the payer to expiry_url, else cancel_url, and records the expiry', async () => {
     const clock = h().clock as TestClock;
     const { session } = await checkout.createSession(newSession(merchant, { expiryMinutes: 1 }), 'test');

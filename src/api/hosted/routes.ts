@@ -25,7 +25,7 @@ export interface HostedDeps {
   checkout: CheckoutService;
   /** The merchant's password (return URL hash) and return-parameter choices, as they are now. */
   merchants: {
-    accountById(merchantId: string): Promise<{ password: string; protocolMapping: ProtocolMapping } | undefined>;
+    accountById(merchantId: string): Promise<{ name: string; password: string; protocolMapping: ProtocolMapping } | undefined>;
   };
   sandboxSecret: Buffer;
   baseUrl: string;
@@ -73,7 +73,8 @@ function browserOf(ctx: Koa.Context): BrowserAttributes | undefined {
 async function sendPayerBack(ctx: Koa.Context, deps: HostedDeps, payment: ExistingPayment): Promise<void> {
   if (payment.channel === 'checkout') {
     // The session decides: the shop's return URL, or the hosted page again to retry after a decline.
-    return navigate(ctx, await deps.checkout.afterPayerAction(payment), { prefix: gatewayPathPrefix(deps.baseUrl) });
+    const shop = await deps.merchants.accountById(payment.merchantId);
+    return navigate(ctx, await deps.checkout.afterPayerAction(payment), { prefix: gatewayPathPrefix(deps.baseUrl), shopName: shop?.name });
   }
   const merchant = await deps.merchants.accountById(payment.merchantId);
   const target = merchant ? s2sCardReturnUrl(payment, merchant) : null;

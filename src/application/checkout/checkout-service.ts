@@ -5,7 +5,7 @@
  * never reach the acquirer twice.
  */
 import { randomUUID } from 'node:crypto';
-import { parseExpiry, validatePan } from '../../domain/card';
+import { detectBrand, parseExpiry, validateCvv, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
 import { checkoutCallbackHash } from '../../domain/signatures';
 import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
@@ -533,7 +533,11 @@ export class CheckoutService {
     const number = (input.number ?? '').replace(/[\s-]/g, '');
     if (!validatePan(number).ok) problems.push({ field: 'card_number', message: 'Enter a valid card number.' });
     const needsCvv = session.operation !== 'credit';
-    if (needsCvv && !/^\d{3,4}$/.test(input.cvv ?? '')) problems.push({ field: 'card_cvv', message: 'Enter the 3 or 4 digit security code.' });
+    const brand = detectBrand(number);
+    if (needsCvv && !validateCvv(input.cvv ?? '', brand).ok) {
+      const digits = brand === 'AMEX' ? '4' : brand === 'UNKNOWN' ? '3 or 4' : '3';
+      problems.push({ field: 'card_cvv', message: `Enter the ${digits} digit security code.` });
+    }
     if (!holder && holderRequired) problems.push({ field: 'card_holder', message: 'Enter the name on the card.' });
     if (problems.length || !expiry.ok) return null;
     return { kind: 'number', number, expMonth: expiry.expMonth, expYear: expiry.expYear, cvv: needsCvv ? input.cvv : undefined, holder };
