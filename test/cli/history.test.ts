@@ -2,9 +2,6 @@
  * Payment history: `GET /admin/payments/:id/history` in-process on each store, the pure as-of
  * rules, and `npm run gateway -- history` as a real process once.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { paymentAsOf, parseAsOf, type RecordedPaymentEvent } from '../../src/domain/payment/history';
@@ -12,9 +9,8 @@ import { foldPayment } from '../../src/domain/payment/state';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { forEachStore, TEST_PAN, type TestGateway } from '../support/gateway-harness';
 import { paymentInitiated, paymentSettled, T0, T1 } from '../support/payment-fixtures';
+import { cliWithDataDir } from '../support/cli-runner';
 
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 forEachStore('GET /admin/payments/:id/history', (h) => {
   const history = (id: string, query = '', token: string | null = h().gateway.adminToken) =>
@@ -136,35 +132,20 @@ describe('payment as of a point', function () {
 
 describe('npm run gateway -- history, as a process', function () {
   this.timeout(120_000);
-  let dataDir: string;
-
-  before(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-history-'));
-  });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-  const cli = (args: string[]) => {
-    const result = spawnSync(TSX, ['src/cli/index.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, EVENT_STORE: 'sqlite', GATEWAY_LOG_LEVEL: 'error' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const cli = cliWithDataDir('gateway-history-');
 
   it('prints a seeded payment\'s events and its state as of a version, as text and as JSON', async function () {
-    expect(cli(['seed', '--events', '300', '--merchants', '1']).code).to.equal(0);
+    expect(cli('seed', '--events', '300', '--merchants', '1').code).to.equal(0);
     // Any payment of the seeded store will do: take one that went through a follow-up.
     const events = (await import('better-sqlite3')).default;
-    const file = new events(path.join(dataDir, 'events.db'), { readonly: true });
+    const file = new events(path.join(cli.dataDir, 'events.db'), { readonly: true });
     const { stream_id: streamId } = file
       .prepare("select stream_id from events where type = 'CaptureSucceeded' or type = 'RefundSucceeded' limit 1")
       .get() as { stream_id: string };
     file.close();
     const id = streamId.slice('payment-'.length);
 
-    const json = cli(['history', id, '--as-of', '1', '--json']);
+    const json = cli('history', id, '--as-of', '1', '--json');
     expect(json.code, json.stderr).to.equal(0);
     const body = JSON.parse(json.stdout);
     expect(body.events.length).to.be.at.least(3);
@@ -172,15 +153,15 @@ describe('npm run gateway -- history, as a process', function () {
     expect(body.as_of).to.include({ requested: '1', version: 1 });
     expect(body.state.status).to.be.oneOf(['SETTLED', 'PENDING']);
 
-    const text = cli(['history', id]);
+    const text = cli('history', id);
     expect(text.code).to.equal(0);
     expect(text.stdout).to.contain(`Payment ${id}`).and.to.contain('#0').and.to.contain('PaymentInitiated');
 
-    const missing = cli(['history', 'no-such-payment']);
+    const missing = cli('history', 'no-such-payment');
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.contain('Payment not found');
 
-    const bad = cli(['history', id, '--as-of', 'yesterday']);
+    const bad = cli('history', id, '--as-of', 'yesterday');
     expect(bad.code).to.equal(2);
   });
 });

@@ -3,37 +3,18 @@
  * read models from it, verify them, break a row by hand and watch verify catch it and a rebuild
  * repair it.
  */
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { cliWithDataDir } from '../support/cli-runner';
 
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 describe('npm run gateway -- seed / projections rebuild / projections verify, as processes', function () {
   this.timeout(180_000);
-  let dataDir: string;
-
-  before(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-projections-'));
-  });
-  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-  const cli = (args: string[]) => {
-    const result = spawnSync(TSX, ['src/cli/index.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, EVENT_STORE: 'sqlite', GATEWAY_LOG_LEVEL: 'error' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+  const cli = cliWithDataDir('gateway-projections-', { timeoutMs: 120_000 });
 
   const readModels = (work: (db: Database.Database) => void) => {
-    const db = new Database(path.join(dataDir, 'read-models.db'));
+    const db = new Database(path.join(cli.dataDir, 'read-models.db'));
     try {
       work(db);
     } finally {
@@ -42,7 +23,7 @@ describe('npm run gateway -- seed / projections rebuild / projections verify, as
   };
 
   it('seeds, rebuilds, verifies, catches a hand-edited row and repairs it', function () {
-    const seeded = cli(['seed', '--events', '3000', '--merchants', '2', '--json']);
+    const seeded = cli('seed', '--events', '3000', '--merchants', '2', '--json');
     expect(seeded.code, seeded.stderr).to.equal(0);
     const seed = JSON.parse(seeded.stdout);
     expect(seed.events).to.be.at.least(3000);
@@ -50,7 +31,7 @@ describe('npm run gateway -- seed / projections rebuild / projections verify, as
     // The mix covers what a gateway sees: settled, declined, pending holds, refunds, reversals, voids.
     expect(Object.keys(seed.byStatus)).to.include.members(['SETTLED', 'DECLINED', 'PENDING', 'REFUND', 'REVERSAL', 'VOID']);
 
-    const rebuilt = cli(['projections', 'rebuild', '--json']);
+    const rebuilt = cli('projections', 'rebuild', '--json');
     expect(rebuilt.code, rebuilt.stderr).to.equal(0);
     const result = JSON.parse(rebuilt.stdout);
     expect(result.events).to.equal(seed.events);
@@ -62,7 +43,7 @@ describe('npm run gateway -- seed / projections rebuild / projections verify, as
       expect((db.prepare('select count(*) as n from merchants').get() as { n: number }).n).to.equal(2);
     });
 
-    const clean = cli(['projections', 'verify']);
+    const clean = cli('projections', 'verify');
     expect(clean.code, clean.stderr).to.equal(0);
     expect(clean.stdout.trim()).to.equal('OK');
 
@@ -72,10 +53,10 @@ describe('npm run gateway -- seed / projections rebuild / projections verify, as
       db.prepare("update payments set status = 'DECLINED' where payment_id = ?").run(paymentId);
     });
 
-    const broken = cli(['projections', 'verify']);
+    const broken = cli('projections', 'verify');
     expect(broken.code).to.equal(1);
     expect(broken.stdout).to.contain(`payments payment_id=${paymentId}: status live "DECLINED", rebuilt "SETTLED"`);
-    const brokenJson = JSON.parse(cli(['projections', 'verify', 'payments', '--json']).stdout);
+    const brokenJson = JSON.parse(cli('projections', 'verify', 'payments', '--json').stdout);
     expect(brokenJson).to.deep.equal({
       ok: false,
       truncated: false,
@@ -84,12 +65,12 @@ describe('npm run gateway -- seed / projections rebuild / projections verify, as
       ],
     });
 
-    expect(cli(['projections', 'rebuild', 'payments']).code).to.equal(0);
-    expect(cli(['projections', 'verify', 'payments']).stdout.trim()).to.equal('OK');
+    expect(cli('projections', 'rebuild', 'payments').code).to.equal(0);
+    expect(cli('projections', 'verify', 'payments').stdout.trim()).to.equal('OK');
   });
 
   it('refuses an unknown projection with a usage error', function () {
-    const result = cli(['projections', 'rebuild', 'no-such-projection']);
+    const result = cli('projections', 'rebuild', 'no-such-projection');
     expect(result.code).to.equal(2);
     expect(result.stderr).to.contain('Unknown projection no-such-projection');
   });

@@ -15,19 +15,23 @@ export interface CliResult {
 
 const ROOT = path.resolve(__dirname, '../..');
 
-export function cliWithDataDir(prefix: string): (...args: string[]) => CliResult {
+/** Runs `npm run gateway -- <args>`; `dataDir` is the suite's data directory (its SQLite files). */
+export type Cli = ((...args: string[]) => CliResult) & { readonly dataDir: string };
+
+export function cliWithDataDir(prefix: string, { timeoutMs = 60_000 }: { timeoutMs?: number } = {}): Cli {
   let dataDir = '';
   before(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), prefix));
   });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
-  return (...args) => {
+  const run = (...args: string[]): CliResult => {
     const r = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: timeoutMs,
     });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  return Object.defineProperty(run, 'dataDir', { get: () => dataDir }) as Cli;
 }
