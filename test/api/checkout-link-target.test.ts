@@ -5,9 +5,6 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createReadModelDb, migrateReadModels, type ReadModelDbConfig } from '../../projections/database';
 import { merchantsProjection } from '../../projections/merchants-projection';
@@ -17,8 +14,9 @@ import { createSession } from '../support/checkout-client';
 import { forEachStore } from '../support/gateway-harness';
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
-import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { requirePostgres } from '../support/postgres';
 import { cliWithDataDir } from '../support/cli-runner';
+import { scratchReadModelDb } from '../support/scratch-read-model-db';
 
 forEachStore('Checkout API: Override Link Target', (h) => {
   it('sends the payer back in the MID\'s target rather than the session\'s url_target, once set', async () => {
@@ -74,24 +72,10 @@ async function createMerchantsTableWithoutLinkTarget(config: ReadModelDbConfig):
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`merchants read model of a database from before Override Link Target [${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}]`, function () {
     if (dialect === 'postgres') requirePostgres(this);
-    let config: ReadModelDbConfig;
-    let cleanup: () => Promise<void>;
-    beforeEach(async () => {
-      if (dialect === 'sqlite') {
-        const dir = mkdtempSync(path.join(tmpdir(), 'olt-old-'));
-        config = { kind: 'sqlite', file: path.join(dir, 'read-models.db') };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const { url, schema } = await createTestSchema('olt');
-        config = { kind: 'postgres', url };
-        cleanup = () => dropSchema(schema);
-      }
-      await createMerchantsTableWithoutLinkTarget(config);
-    });
-    afterEach(() => cleanup());
+    const config = scratchReadModelDb(dialect, 'olt', createMerchantsTableWithoutLinkTarget);
 
     it('gains the column on start (twice is fine), reads old rows as unset, and projects a later change', async () => {
-      const db = createReadModelDb(config);
+      const db = createReadModelDb(config());
       const store = new MemoryEventStore();
       const projector = new Projector({ store, db, projections: [merchantsProjection()] });
       try {

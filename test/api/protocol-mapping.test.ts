@@ -5,9 +5,6 @@
  */
 import { expect } from 'chai';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { createReadModelDb, migrateReadModels, type ReadModelDbConfig } from '../../projections/database';
 import { ReadModels } from '../../projections/read-models';
@@ -16,8 +13,9 @@ import { Projector } from '../../projections/projector';
 import { forEachStore, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
-import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { requirePostgres } from '../support/postgres';
 import { cliWithDataDir } from '../support/cli-runner';
+import { scratchReadModelDb } from '../support/scratch-read-model-db';
 
 const OPTIONAL_FIELDS = [
   'card',
@@ -335,24 +333,10 @@ async function createOldMerchantsTable(config: ReadModelDbConfig): Promise<void>
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`merchants read model of a database from before Protocol Mapping [${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}]`, function () {
     if (dialect === 'postgres') requirePostgres(this);
-    let config: ReadModelDbConfig;
-    let cleanup: () => Promise<void>;
-    beforeEach(async () => {
-      if (dialect === 'sqlite') {
-        const dir = mkdtempSync(path.join(tmpdir(), 'pm-old-'));
-        config = { kind: 'sqlite', file: path.join(dir, 'read-models.db') };
-        cleanup = async () => rmSync(dir, { recursive: true, force: true });
-      } else {
-        const { url, schema } = await createTestSchema('pm');
-        config = { kind: 'postgres', url };
-        cleanup = () => dropSchema(schema);
-      }
-      await createOldMerchantsTable(config);
-    });
-    afterEach(() => cleanup());
+    const config = scratchReadModelDb(dialect, 'pm', createOldMerchantsTable);
 
     it('gains the column on start (twice is fine), reads old rows as all off, and projects a later change', async () => {
-      const db = createReadModelDb(config);
+      const db = createReadModelDb(config());
       const store = new MemoryEventStore();
       const projector = new Projector({ store, db, projections: [merchantsProjection()] });
       try {
