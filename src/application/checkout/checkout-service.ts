@@ -428,17 +428,16 @@ export class CheckoutService {
       // Another submit of this session won the race: the payer sees where that one stands.
       const current = (await this.session(session.sessionId)) ?? session;
       const other = await this.latestPayment(current);
-      return { kind: 'done', payment: other, next: this.pageOrOn(current, other, merchant) };
+      return { kind: 'done', payment: other, next: this.pageOrOn(current, other) };
     }
     const after = (await this.session(session.sessionId)) ?? session;
     return { kind: 'done', payment, next: await this.destination(after, payment, merchant) };
   }
 
-  private pageOrOn(session: ExistingSession, payment: ExistingPayment | null, merchant: MerchantAccount): PayerDestination {
+  private pageOrOn(session: ExistingSession, payment: ExistingPayment | null): PayerDestination {
     if (payment && (payment.phase === 'awaiting_3ds' || payment.phase === 'awaiting_redirect') && payment.payerAction) {
       return { kind: 'payer_action', action: payment.payerAction };
     }
-    void merchant;
     return { kind: 'page', url: this.pageUrl(session.sessionId) };
   }
 
