@@ -430,7 +430,8 @@ export class CheckoutService {
       const other = await this.latestPayment(current);
       return { kind: 'done', payment: other, next: this.pageOrOn(current, other) };
     }
-    const after = (await this.session(session.sessionId)) ?? session;
+    // The session as appended with the attempt: no need to read it back.
+    const after = events.reduce(evolveSession, session as SessionState) as ExistingSession;
     return { kind: 'done', payment, next: await this.destination(after, payment, merchant) };
   }
 
