@@ -23,7 +23,10 @@ export type DomainErrorCode =
   | 'session_cancelled'
   | 'session_paid'
   | 'payment_in_progress'
-  | 'attempts_exhausted';
+  | 'attempts_exhausted'
+  | 'schedule_exists'
+  | 'schedule_not_found'
+  | 'incorrect_transaction';
 
 export class DomainError extends Error {
   constructor(

@@ -33,6 +33,7 @@ export const SANDBOX_DECLINE_REASONS = {
   redirectFailed: 'Declined by payment provider after redirect',
   redirectCancelled: 'Payment cancelled by payer',
   mismatch: 'Payer action does not match the payment',
+  notRecurring: 'Card is not enabled for recurring payments',
 } as const;
 
 export interface SandboxConnectorOptions {
@@ -250,6 +251,12 @@ export class SandboxConnector implements Connector {
     if (!expiry.ok) return this.respond({ outcome: 'declined', reason: expiry.reason });
     const base = trimSlash(request.gatewayBaseUrl);
     const id = encodeURIComponent(request.paymentId);
+    const cof = request.cardOnFile;
+    if (cof?.recurring && !sandboxSupportsRecurring(request.card)) {
+      return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.notRecurring });
+    }
+    // A merchant-initiated charge of a stored card is never challenged: the payer is not there.
+    if (cof?.initiator === 'merchant') return this.respond(this.withReference(this.success(request.kind), cof));
     switch (scenarioOf(request.card)) {
       case 'declined':
         return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.issuer });
@@ -283,8 +290,17 @@ export class SandboxConnector implements Connector {
         });
       case 'success':
       case 'capture_declined':
-        return this.respond(this.success(request.kind));
+        return this.respond(this.withReference(this.success(request.kind), cof));
     }
+  }
+
+  /** The card-on-file reference a chain's later charges quote; it stays the chain's first one. */
+  private withReference(
+    outcome: ConnectorOutcome & { outcome: 'success' },
+    cof: AuthorizeRequest['cardOnFile'],
+  ): ConnectorOutcome {
+    if (!cof?.requestReference) return outcome;
+    return { ...outcome, cardOnFileId: cof.reference ?? `cof_${randomBytes(12).toString('hex')}` };
   }
 
   completePayerAction(result: PayerActionResult): Promise<ConnectorOutcome> {

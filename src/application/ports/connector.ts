@@ -27,6 +27,23 @@ export interface AuthorizeRequest {
   browser?: BrowserAttributes;
   /** Base URL of the gateway, for the sandbox's own ACS and redirect pages. */
   gatewayBaseUrl: string;
+  /** Card-on-file context, when the card is stored for a chain or charged from one. */
+  cardOnFile?: CardOnFileRequest;
+}
+
+/**
+ * `initial`: the payer is present and the card is kept for later charges; `subsequent`: a charge
+ * of a stored card, by the merchant when `initiator` is `merchant` (no CVV, no 3-D Secure).
+ */
+export interface CardOnFileRequest {
+  sequence: 'initial' | 'subsequent';
+  initiator: 'cardholder' | 'merchant';
+  /** This charge starts (initial) or continues (subsequent) a recurring chain. */
+  recurring: boolean;
+  /** Ask the connector for a card-on-file reference (the merchant's card_on_file_support). */
+  requestReference: boolean;
+  /** The reference the chain's initial payment got, on subsequent charges. */
+  reference?: string;
 }
 
 /**
@@ -34,7 +51,16 @@ export interface AuthorizeRequest {
  * settlement. `threeDS`: the ACS's authentication result, on the answer to a completed challenge.
  */
 export type ConnectorOutcome =
-  | { outcome: 'success'; descriptor: string; authCode?: string; rrn?: string; arn?: string; threeDS?: ThreeDSAttributes }
+  | {
+      outcome: 'success';
+      descriptor: string;
+      authCode?: string;
+      rrn?: string;
+      arn?: string;
+      threeDS?: ThreeDSAttributes;
+      /** The card-on-file reference, when the request asked for one. */
+      cardOnFileId?: string;
+    }
   | { outcome: 'declined'; reason: string; threeDS?: ThreeDSAttributes }
   | {
       outcome: 'pending';

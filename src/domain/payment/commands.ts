@@ -6,7 +6,7 @@ import type { PayerReturnData, PaymentInitiated } from './events';
 
 /** What the acquirer said about an authorization, as plain data. */
 export type AuthorizationResult =
-  | { outcome: 'success'; descriptor: string; rrn?: string; arn?: string }
+  | { outcome: 'success'; descriptor: string; rrn?: string; arn?: string; cardOnFileId?: string }
   | { outcome: 'declined'; reason: string }
   | { outcome: 'challenge'; acsUrl: string; params: { PaReq: string; MD: string; TermUrl: string } }
   | { outcome: 'redirect'; redirectUrl: string }

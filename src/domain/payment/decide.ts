@@ -219,7 +219,10 @@ function authorizationEvents(
   const paymentId = s.paymentId;
   switch (result.outcome) {
     case 'success': {
-      const rrn = result.rrn !== undefined ? { rrn: result.rrn } : {};
+      const rrn = {
+        ...(result.rrn !== undefined ? { rrn: result.rrn } : {}),
+        ...(result.cardOnFileId !== undefined ? { cardOnFileId: result.cardOnFileId } : {}),
+      };
       // A sale settles at once, so its ARN comes with it; an authorization's comes with its capture.
       return s.kind !== 'authorization'
         ? [

@@ -58,6 +58,44 @@ export interface PayerSnapshot {
   district?: string;
 }
 
+/**
+ * A schedule a payment starts: the chain's automatic payments follow it. Recorded when the payment
+ * is initiated, so `first_recurring_date` is known to the merchant's first response.
+ */
+export interface ChainSchedule {
+  scheduleId: string;
+  /** `first_recurring_date`: due date of the first automatic payment (YYYY-MM-DD). */
+  firstDueDate: string;
+  /** Day of month that month and year intervals aim at (see src/domain/schedule/due-dates.ts). */
+  anchorDay: number;
+  /** `schedule_start_date` as sent, when it was. */
+  startDate?: string;
+  /** Amount of each automatic payment: `payment_schedule_amount`, else the payment's own. */
+  amount: number;
+  amountText: string;
+  /** True when `payment_schedule_amount` was sent (echoed back only then). */
+  amountSent: boolean;
+}
+
+/**
+ * A payment's place in a recurring chain. `initial` starts the chain (the payer is present and
+ * the card is stored); `recurring` is a merchant-initiated charge of the chain (RECURRING_SALE,
+ * RECURRING_DEBIT, Checkout recurring); `scheduled` was made by the scheduler.
+ */
+export interface RecurringLink {
+  role: 'initial' | 'recurring' | 'scheduled';
+  /** The chain's first payment: the payment's own id when `initial`. */
+  initPaymentId: string;
+  /** `initial` only: the token handed to the merchant once the payment succeeds. */
+  token?: string;
+  /** A schedule this payment starts (`initial`, or a Checkout recurring request with `schedule_id`). */
+  schedule?: ChainSchedule;
+  /** `scheduled` only: the schedule, the payment's number in it and the date it fell due. */
+  scheduleId?: string;
+  sequence?: number;
+  dueDate?: string;
+}
+
 /** How the SALE supplied the card: its number, or a token of a card stored earlier. */
 export type CardSource = 'card_number' | 'card_token';
 
@@ -125,6 +163,10 @@ export interface PaymentInitiated {
     checkout?: CheckoutPaymentData;
     /** The payer's browser, when the payment started from it (hosted page, hosted payment fields). */
     browser?: BrowserAttributes;
+    /** Present on payments of a recurring chain. */
+    recurring?: RecurringLink;
+    /** False when the merchant charges a stored card without the payer (`payer_present=N`). Absent: present. */
+    payerPresent?: boolean;
     initiatedAt: string;
   };
 }
@@ -139,13 +181,23 @@ export interface PaymentSettled {
     rrn?: string;
     /** Acquirer reference number of the settlement, when the acquirer gave one. */
     arn?: string;
+    /** The connector's card-on-file reference, when the merchant's card-on-file support asked for one. */
+    cardOnFileId?: string;
     settledAt: string;
   };
 }
 
 export interface PaymentAuthorized {
   type: 'PaymentAuthorized';
-  data: PayerReturnData & { paymentId: string; amount: number; descriptor: string; rrn?: string; authorizedAt: string };
+  data: PayerReturnData & {
+    paymentId: string;
+    amount: number;
+    descriptor: string;
+    rrn?: string;
+    /** As on PaymentSettled. */
+    cardOnFileId?: string;
+    authorizedAt: string;
+  };
 }
 
 export type DeclineStage = 'authorization' | '3ds' | 'redirect' | 'timeout';

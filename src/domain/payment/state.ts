@@ -11,6 +11,7 @@ import type {
   CardSource,
   CheckoutPaymentData,
   PayerReturnData,
+  RecurringLink,
   PayerSnapshot,
   PaymentEvent,
   PaymentKind,
@@ -94,6 +95,12 @@ export interface ExistingPayment {
   browser?: BrowserAttributes;
   /** The Checkout session a Checkout payment belongs to. */
   checkout?: CheckoutPaymentData;
+  /** The payment's place in a recurring chain. */
+  recurring?: RecurringLink;
+  /** The chain's `recurring_token`: set once an initial payment succeeded. */
+  recurringToken?: string;
+  /** False for a merchant-initiated charge without the payer; absent means present. */
+  payerPresent?: boolean;
 }
 
 export type PaymentState = { exists: false } | ExistingPayment;
@@ -135,6 +142,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       ...(d.cardSource ? { cardSource: d.cardSource } : {}),
       ...(d.checkout ? { checkout: d.checkout } : {}),
       ...(d.browser ? { browser: d.browser } : {}),
+      ...(d.recurring ? { recurring: d.recurring } : {}),
+      ...(d.payerPresent !== undefined ? { payerPresent: d.payerPresent } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
@@ -152,6 +161,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         updatedAt: event.data.settledAt,
         ...references(event.data),
         ...payerReturn(event.data),
+        ...chainToken(s, event.data),
       };
     case 'PaymentAuthorized':
       return {
@@ -164,6 +174,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         updatedAt: event.data.authorizedAt,
         ...references(event.data),
         ...payerReturn(event.data),
+        ...chainToken(s, event.data),
       };
     case 'PaymentDeclined':
       return {
@@ -283,6 +294,16 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
 /** Only what the event carries: an event without a reference keeps the one recorded before. */
 function references(d: { rrn?: string; arn?: string }): { rrn?: string; arn?: string } {
   return { ...(d.rrn !== undefined ? { rrn: d.rrn } : {}), ...(d.arn !== undefined ? { arn: d.arn } : {}) };
+}
+
+/**
+ * A successful initial payment opens its chain: the token is the connector's card-on-file
+ * reference when the merchant asked for one (card_on_file_support), else the gateway's own.
+ */
+function chainToken(s: ExistingPayment, d: { cardOnFileId?: string }): { recurringToken?: string } {
+  if (s.recurring?.role !== 'initial') return {};
+  const token = d.cardOnFileId ?? s.recurring.token;
+  return token ? { recurringToken: token } : {};
 }
 
 function payerReturn(d: PayerReturnData): PayerReturnData {
