@@ -6,6 +6,10 @@ import { decidePayment } from '../domain/payment/decide';
 import { paymentEventSchemaVersion, type PaymentEvent } from '../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
 import type { Decider } from './command-handler';
+import { decideSchedule, type ScheduleCommand } from '../domain/schedule/schedule-decide';
+import { SCHEDULE_EVENT_SCHEMA_VERSION, type ScheduleEvent } from '../domain/schedule/schedule-events';
+import { evolveSchedule, initialScheduleState, type ScheduleState } from '../domain/schedule/schedule-state';
+import { evolveChain, initialChainState } from '../domain/schedule/chain-decide';
 
 export const paymentDecider: Decider<PaymentCommand, PaymentState, PaymentEvent> = {
   decide: decidePayment,
@@ -20,3 +24,13 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
   initialState: initialMerchantState,
   schemaVersion: MERCHANT_EVENT_SCHEMA_VERSION,
 };
+
+export const scheduleDecider: Decider<ScheduleCommand, ScheduleState, ScheduleEvent> = {
+  decide: decideSchedule,
+  evolve: evolveSchedule,
+  initialState: initialScheduleState,
+  schemaVersion: SCHEDULE_EVENT_SCHEMA_VERSION,
+};
+
+/** The chain's steps are decided by the scheduler (nextChainStep); this folds and versions them. */
+export const chainFold = { evolve: evolveChain, initialState: initialChainState };
