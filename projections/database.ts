@@ -188,6 +188,7 @@ async function addMerchantColumns(db: Kysely<ReadModelDatabase>): Promise<void> 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table merchants add column if not exists protocol_mapping text`.execute(db);
     await sql`alter table merchants add column if not exists override_link_target text`.execute(db);
+    await sql`alter table merchants add column if not exists card_on_file_support integer`.execute(db);
     return;
   }
   // SQLite has no `add column if not exists`.
@@ -197,6 +198,9 @@ async function addMerchantColumns(db: Kysely<ReadModelDatabase>): Promise<void> 
   }
   if (!columns.rows.some((c) => c.name === 'override_link_target')) {
     await sql`alter table merchants add column override_link_target text`.execute(db);
+  }
+  if (!columns.rows.some((c) => c.name === 'card_on_file_support')) {
+    await sql`alter table merchants add column card_on_file_support integer`.execute(db);
   }
 }
 

@@ -30,6 +30,7 @@ const UPDATABLE_COLUMNS = [
   'refunds_enabled',
   'protocol_mapping',
   'override_link_target',
+  'card_on_file_support',
   'registered_at',
   'updated_at',
 ] as const satisfies readonly (keyof MerchantsTable)[];
@@ -55,6 +56,7 @@ export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable>
     refunds_enabled: state.refundsEnabled ? 1 : 0,
     protocol_mapping: JSON.stringify(state.protocolMapping),
     override_link_target: state.overrideLinkTarget ?? null,
+    card_on_file_support: state.cardOnFileSupport ? 1 : 0,
     registered_at: state.registeredAt,
     updated_at: state.updatedAt,
   };
@@ -77,6 +79,7 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
     protocolMapping: protocolMappingOf(row.protocol_mapping === null ? null : JSON.parse(row.protocol_mapping)),
     // Absent rather than null when unset, as in the state of a merchant that never set it.
     ...(row.override_link_target ? { overrideLinkTarget: row.override_link_target as LinkTarget } : {}),
+    ...(Number(row.card_on_file_support) === 1 ? { cardOnFileSupport: true } : {}),
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
   };

@@ -86,6 +86,8 @@ export interface MerchantsTable {
   protocol_mapping: string | null;
   /** Override Link Target (`_blank`, `_self`, `_parent`, `_top`); null when unset or in rows from before the column. */
   override_link_target: string | null;
+  /** card_on_file_support, 0/1; null in rows from before the column (off). */
+  card_on_file_support: number | null;
   registered_at: string;
   updated_at: string;
 }

@@ -30,6 +30,7 @@ export interface MerchantCredentials {
   callback_fields: string[];
   return_params: string[];
   override_link_target: LinkTarget | null;
+  card_on_file_support: boolean;
 }
 
 /** A merchant with its password decrypted, for request authentication only. */
@@ -47,6 +48,8 @@ export interface RegisterMerchantInput {
   protocolMapping?: { fields?: readonly string[]; returnParameters?: readonly string[]; requiredFields?: readonly string[] };
   /** Override Link Target; default unset (the session's `url_target` applies). */
   overrideLinkTarget?: LinkTarget | null;
+  /** card_on_file_support; default off. */
+  cardOnFileSupport?: boolean;
 }
 
 export class MerchantService {
@@ -81,6 +84,7 @@ export class MerchantService {
       protocolMapping: input.protocolMapping ? protocolMapping(input.protocolMapping) : noProtocolMapping(),
       // Recorded only when set, so registrations without it keep their earlier shape.
       ...(input.overrideLinkTarget ? { overrideLinkTarget: input.overrideLinkTarget } : {}),
+      ...(input.cardOnFileSupport ? { cardOnFileSupport: true } : {}),
     };
     const mapping: ProtocolMapping = settings.protocolMapping ?? noProtocolMapping();
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
@@ -109,6 +113,7 @@ export class MerchantService {
       callback_fields: mapping.fields,
       return_params: mapping.returnParameters,
       override_link_target: settings.overrideLinkTarget ?? null,
+      card_on_file_support: settings.cardOnFileSupport === true,
     };
   }
 

@@ -5,13 +5,14 @@
  *                   [--ip-allowlist CIDR,...] [--refunds on|off]
  *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
  *                   [--required-fields payer_address,payer_country,payer_city,payer_zip|all|none]
- *                   [--link-target _blank|_self|_parent|_top|none] [--json]
+ *                   [--link-target _blank|_self|_parent|_top|none] [--card-on-file on|off] [--json]
  *   merchant list [--json]
  *   merchant show <merchant_id> [--show-password] [--json]
  *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
  *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
  *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
  *                   [--required-fields FIELD,...|all|none] [--link-target _blank|_self|_parent|_top|none]
+ *                   [--card-on-file on|off]
  *                                  Protocol Mapping: optional callback/status fields, return URL
  *                                  parameters, SALE address fields made required
  *   sign sale --password P (--card PAN | --card-token T) [--email E]
@@ -109,6 +110,11 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
   }
   const linkTarget = linkTargetFlag(p);
   if (linkTarget !== undefined) out.overrideLinkTarget = linkTarget;
+  const cardOnFile = flag(p, 'card-on-file');
+  if (cardOnFile !== undefined) {
+    if (cardOnFile !== 'on' && cardOnFile !== 'off') throw new UsageError('--card-on-file must be on or off');
+    out.cardOnFileSupport = cardOnFile === 'on';
+  }
   return out;
 }
 
@@ -160,6 +166,7 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     return_params: m.protocolMapping.returnParameters,
     required_fields: m.protocolMapping.requiredFields,
     override_link_target: m.overrideLinkTarget ?? null,
+    card_on_file_support: m.cardOnFileSupport === true,
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };
@@ -182,6 +189,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
           refundsEnabled: settings.refundsEnabled,
           protocolMapping: mapping,
           overrideLinkTarget: settings.overrideLinkTarget,
+          cardOnFileSupport: settings.cardOnFileSupport,
         }),
       );
       print(created, json, () =>

@@ -17,6 +17,8 @@ export interface MerchantRecord {
   protocolMapping: ProtocolMapping;
   /** Override Link Target; null or absent when unset. */
   overrideLinkTarget?: LinkTarget | null;
+  /** card_on_file_support; absent means off. */
+  cardOnFileSupport?: boolean;
   registeredAt: string;
   updatedAt: string;
 }

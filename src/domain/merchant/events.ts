@@ -28,6 +28,11 @@ export interface MerchantSettings {
    * session's `url_target`. Absent in events recorded before the setting existed: unset.
    */
   overrideLinkTarget?: LinkTarget | null;
+  /**
+   * card_on_file_support: ask the connector for a card-on-file reference when a chain starts and
+   * hand it out as the chain's `recurring_token`. Absent in events recorded before it existed: off.
+   */
+  cardOnFileSupport?: boolean;
 }
 
 export interface MerchantRegistered {
