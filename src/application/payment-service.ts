@@ -3,7 +3,7 @@
  * first (so a crash or a concurrent request can never make the acquirer act twice unnoticed), then
  * the acquirer's answer is appended as data for the decider.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { maskPan, detectBrand } from '../domain/card';
 import { DomainError } from '../domain/errors';
 import {
@@ -18,15 +18,20 @@ import {
   paymentStreamId,
   type BrowserAttributes,
   type CardSnapshot,
+  type CardSource,
+  type ChainSchedule,
   type CheckoutPaymentData,
   type PaymentChannel,
+  type PaymentKind,
+  type RecurringLink,
 } from '../domain/payment/events';
+import { anchorChain, type ScheduleRule } from '../domain/schedule/due-dates';
 import type { ExistingPayment, PaymentState } from '../domain/payment/state';
 import { handleCommand, loadState, toNewEvent, type HandleResult } from './command-handler';
 import { paymentDecider } from './deciders';
 import type { CardVault } from './ports/card-vault';
 import type { Clock } from './ports/clock';
-import type { ConnectorOutcome, Connector, FollowUpOutcome, CardData } from './ports/connector';
+import type { ConnectorOutcome, Connector, FollowUpOutcome, CardData, CardOnFileRequest } from './ports/connector';
 import {
   NO_STREAM,
   WrongExpectedVersionError,
@@ -60,13 +65,62 @@ export type SaleCard =
 /** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
 export type SaleRequest = Omit<
   InitiatePayment['data'],
-  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'browser' | 'now'
+  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'browser' | 'recurring' | 'now'
 > & {
   card: SaleCard;
   /** Keep the card in the vault and hand back a token for later payments. */
   storeCard: boolean;
   correlationId: string;
+  /** With `recurringInit`: the schedule the chain's automatic payments follow. */
+  schedule?: ScheduleRequest;
+  /** The merchant's card_on_file_support: ask the connector for a card-on-file reference. */
+  cardOnFileSupport?: boolean;
 };
+
+/** A schedule attached to a payment that starts (or continues) a chain. */
+export interface ScheduleRequest {
+  scheduleId: string;
+  rule: ScheduleRule;
+  /** `schedule_start_date`: overrides the schedule's first-payment delay. */
+  startDate?: string;
+  /** `payment_schedule_amount`, when sent. */
+  amount?: { minor: number; text: string };
+}
+
+/** A merchant-initiated charge of a chain (RECURRING_SALE, RECURRING_DEBIT, Checkout recurring). */
+export interface RecurringRequest {
+  merchantId: string;
+  channel: PaymentChannel;
+  kind: 'sale' | 'debit';
+  orderId: string;
+  orderDescription: string;
+  amount: number;
+  amountText: string;
+  customData: Record<string, unknown> | null;
+  correlationId: string;
+  /** Checkout recurring with `schedule_id`: the schedule starts from this payment. */
+  schedule?: ScheduleRequest;
+}
+
+/** What a chain's later charges inherit from its initial payment. */
+export type RecurringChain = ExistingPayment & { recurring: RecurringLink; recurringToken: string };
+
+/** An automatic payment of a schedule, claimed on the chain stream by the scheduler. */
+export interface ScheduledPaymentRequest {
+  paymentId: string;
+  /** The chain's initial payment. */
+  chain: RecurringChain;
+  kind: 'sale' | 'debit';
+  orderId: string;
+  orderDescription: string;
+  amount: number;
+  amountText: string;
+  scheduleId: string;
+  sequence: number;
+  dueDate: string;
+  notificationUrl: string | null;
+  correlationId: string;
+}
 
 export interface SaleResult {
   payment: ExistingPayment;
@@ -91,7 +145,7 @@ type PaymentHandleResult = HandleResult<PaymentState, PaymentEvent>;
 export class PaymentService {
   constructor(private readonly deps: PaymentServiceDeps) {}
 
-  async sale(request: SaleRequest): Promise<SaleResult> {
+  async sale(request: InternalSale): Promise<SaleResult> {
     const paymentId = randomUUID();
     const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
     const now = this.deps.clock.now().toISOString();
@@ -101,11 +155,16 @@ export class PaymentService {
     };
     const orderStream = orderStreamId(request.merchantId, request.orderId);
     try {
-      const payment = await this.begin(request, paymentId, {
-        streamId: orderStream,
-        events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)],
-        expected: NO_STREAM,
-      });
+      const payment = await this.begin(
+        request,
+        paymentId,
+        {
+          streamId: orderStream,
+          events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)],
+          expected: NO_STREAM,
+        },
+        request.channel ?? 's2s_card',
+      );
       return { payment, replayed: false };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
@@ -129,8 +188,108 @@ export class PaymentService {
    * Records the claim (order reservation or session attempt) and PaymentInitiated, then asks the
    * acquirer and records its answer.
    */
+  /**
+   * The chain a merchant-initiated charge refers to: the merchant's own initial payment, succeeded,
+   * whose token matches (compared in constant time). Anything else is `Incorrect transaction`, so
+   * a guessed or borrowed pair tells nothing about which part was wrong.
+   */
+  async recurringChain(
+    merchantId: string,
+    initPaymentId: string,
+    token: string,
+    /** `any` on Checkout, whose one recurring operation serves sale and debit chains. */
+    kind: 'sale' | 'debit' | 'any',
+  ): Promise<RecurringChain> {
+    const incorrect = () => new DomainError('incorrect_transaction', 'Incorrect transaction');
+    const { state } = await loadState(this.deps.store, paymentStreamId(initPaymentId), paymentDecider);
+    if (!state.exists || state.merchantId !== merchantId) throw incorrect();
+    if (state.recurring?.role !== 'initial' || !state.recurringToken || !state.card.token) throw incorrect();
+    if (!sameText(state.recurringToken, token)) throw incorrect();
+    // A debit chain is charged by debits, a sale chain by sales.
+    if (kind !== 'any' && (state.kind === 'debit') !== (kind === 'debit')) throw incorrect();
+    return state as RecurringChain;
+  }
+
+  /** RECURRING_SALE, RECURRING_DEBIT and Checkout recurring: a new payment of the stored card, without the payer. */
+  async recurringPayment(chain: RecurringChain, request: RecurringRequest): Promise<SaleResult> {
+    return this.sale({
+      merchantId: request.merchantId,
+      channel: request.channel,
+      kind: request.kind,
+      orderId: request.orderId,
+      orderDescription: request.orderDescription,
+      currency: chain.currency,
+      amount: request.amount,
+      amountText: request.amountText,
+      card: { kind: 'token', token: chain.card.token! },
+      payer: chain.payer,
+      termUrl3ds: null,
+      notificationUrl: chain.notificationUrl,
+      customData: request.customData,
+      parameters: null,
+      recurringInit: false,
+      storeCard: false,
+      correlationId: request.correlationId,
+      cardSource: chainCardSource(chain),
+      payerPresent: false,
+      link: { role: 'recurring', initPaymentId: chain.paymentId },
+      ...(request.schedule ? { schedule: request.schedule } : {}),
+      chain,
+    });
+  }
+
+  /**
+   * An automatic payment. `claim` is the chain's ScheduledPaymentStarted at the version the
+   * scheduler read; it commits with the payment (where the store can), so a due date is charged
+   * once whichever scheduler gets there first.
+   */
+  async startScheduledPayment(
+    request: ScheduledPaymentRequest,
+    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
+  ): Promise<ExistingPayment> {
+    const { chain } = request;
+    return this.begin(
+      {
+        merchantId: chain.merchantId,
+        kind: request.kind,
+        orderId: request.orderId,
+        orderDescription: request.orderDescription,
+        currency: chain.currency,
+        amount: request.amount,
+        amountText: request.amountText,
+        card: { kind: 'token', token: chain.card.token! },
+        payer: chain.payer,
+        termUrl3ds: null,
+        notificationUrl: request.notificationUrl,
+        customData: null,
+        parameters: null,
+        recurringInit: false,
+        storeCard: false,
+        correlationId: request.correlationId,
+        cardSource: chainCardSource(chain),
+        payerPresent: false,
+        link: {
+          role: 'scheduled',
+          initPaymentId: chain.paymentId,
+          scheduleId: request.scheduleId,
+          sequence: request.sequence,
+          dueDate: request.dueDate,
+        },
+        chain,
+      },
+      request.paymentId,
+      claim,
+      chain.channel === 'checkout' ? 'checkout' : 's2s_card',
+    );
+  }
+
+  /** Finishes a scheduled payment whose claim was written without it (an interrupted EventStoreDB append). */
+  async paymentExists(paymentId: string): Promise<boolean> {
+    return (await this.deps.store.streamVersion(paymentStreamId(paymentId))) !== null;
+  }
+
   private async begin(
-    request: SaleRequest & { checkout?: CheckoutPaymentData; browser?: BrowserAttributes },
+    request: InternalSale & { checkout?: CheckoutPaymentData; browser?: BrowserAttributes },
     paymentId: string,
     claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
     channel: PaymentChannel = 's2s_card',
@@ -150,6 +309,7 @@ export class PaymentService {
       token,
     };
     const now = clock.now().toISOString();
+    const recurring = this.recurringLinkOf(request, paymentId, now);
     const initiatedEvents = paymentDecider.decide(
       {
         type: 'InitiatePayment',
@@ -170,9 +330,11 @@ export class PaymentService {
           customData: request.customData,
           parameters: request.parameters,
           recurringInit: request.recurringInit,
-          cardSource: request.card.kind === 'token' ? 'card_token' : 'card_number',
+          cardSource: request.cardSource ?? (request.card.kind === 'token' ? 'card_token' : 'card_number'),
           ...(request.checkout ? { checkout: request.checkout } : {}),
           ...(request.browser ? { browser: request.browser } : {}),
+          ...(recurring ? { recurring } : {}),
+          ...(request.payerPresent === false ? { payerPresent: false } : {}),
           now,
         },
       },
@@ -204,6 +366,7 @@ export class PaymentService {
       payerIp: request.payer.ip,
       ...(request.browser ? { browser: request.browser } : {}),
       gatewayBaseUrl: this.deps.baseUrl,
+      ...cardOnFileRequest(request, recurring),
     };
     const outcome = await this.callAcquirer(() =>
       request.kind === 'credit' ? this.deps.connector.payout(authorizeRequest) : this.deps.connector.authorize(authorizeRequest),
@@ -429,6 +592,19 @@ export class PaymentService {
     return handleCommand(this.deps.store, streamId, paymentDecider, command, { correlationId, causationId: correlationId }, loaded);
   }
 
+  /** The chain link PaymentInitiated records: an initial payment gets its token and schedule anchor here. */
+  private recurringLinkOf(request: InternalSale, paymentId: string, now: string): RecurringLink | undefined {
+    const schedule = request.schedule ? chainSchedule(request.schedule, request, now) : undefined;
+    if (request.link) return { ...request.link, ...(schedule ? { schedule } : {}) };
+    if (!request.recurringInit) return undefined;
+    return {
+      role: 'initial',
+      initPaymentId: paymentId,
+      token: randomBytes(24).toString('hex'),
+      ...(schedule ? { schedule } : {}),
+    };
+  }
+
   private async resolveCard(card: SaleCard): Promise<CardData> {
     if (card.kind === 'number') {
       return { number: card.number, expMonth: card.expMonth, expYear: card.expYear, holder: card.holder };
@@ -482,6 +658,65 @@ export class PaymentService {
   }
 }
 
+/** What sale() and begin() take beyond a merchant's SALE: the chain context of a recurring charge. */
+type InternalSale = SaleRequest & {
+  channel?: PaymentChannel;
+  cardSource?: CardSource;
+  payerPresent?: boolean;
+  link?: RecurringLink;
+  /** The chain's initial payment, for recurring and scheduled charges. */
+  chain?: RecurringChain;
+};
+
+function chainSchedule(schedule: ScheduleRequest, request: { amount: number; amountText: string }, now: string): ChainSchedule {
+  const anchor = anchorChain(schedule.rule, now.slice(0, 10), schedule.startDate ?? null);
+  return {
+    scheduleId: schedule.scheduleId,
+    firstDueDate: anchor.firstDueDate,
+    anchorDay: anchor.anchorDay,
+    ...(schedule.startDate ? { startDate: schedule.startDate } : {}),
+    amount: schedule.amount?.minor ?? request.amount,
+    amountText: schedule.amount?.text ?? request.amountText,
+    amountSent: schedule.amount !== undefined,
+  };
+}
+
+/** Later charges sign their callbacks the way the chain's first payment did. */
+const chainCardSource = (chain: ExistingPayment): CardSource => chain.cardSource ?? 'card_number';
+
+/** What the connector is told about stored-card use (card-on-file discriminators). */
+function cardOnFileRequest(request: InternalSale, link: RecurringLink | undefined): { cardOnFile?: CardOnFileRequest } {
+  if (link?.role === 'initial') {
+    return { cardOnFile: { sequence: 'initial', initiator: 'cardholder', recurring: true, requestReference: request.cardOnFileSupport === true } };
+  }
+  if (link) {
+    const chain = request.chain;
+    // The chain's reference, when its first payment got one from the connector.
+    const reference = chain && chain.recurringToken !== chain.recurring.token ? chain.recurringToken : undefined;
+    return {
+      cardOnFile: {
+        sequence: 'subsequent',
+        initiator: 'merchant',
+        recurring: true,
+        requestReference: false,
+        ...(reference ? { reference } : {}),
+      },
+    };
+  }
+  if (request.card.kind === 'token') {
+    const initiator = request.payerPresent === false ? 'merchant' : 'cardholder';
+    return { cardOnFile: { sequence: 'subsequent', initiator, recurring: false, requestReference: false } };
+  }
+  if (request.storeCard) return { cardOnFile: { sequence: 'initial', initiator: 'cardholder', recurring: false, requestReference: false } };
+  return {};
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 function existing(state: PaymentState): ExistingPayment {
   if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');
   return state;
@@ -495,6 +730,7 @@ export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationR
         descriptor: outcome.descriptor,
         ...(outcome.rrn !== undefined ? { rrn: outcome.rrn } : {}),
         ...(outcome.arn !== undefined ? { arn: outcome.arn } : {}),
+        ...(outcome.cardOnFileId !== undefined ? { cardOnFileId: outcome.cardOnFileId } : {}),
       };
     case 'declined':
       return { outcome: 'declined', reason: outcome.reason };
