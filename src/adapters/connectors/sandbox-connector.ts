@@ -34,7 +34,15 @@ export const SANDBOX_DECLINE_REASONS = {
   redirectCancelled: 'Payment cancelled by payer',
   mismatch: 'Payer action does not match the payment',
   notRecurring: 'Card is not enabled for recurring payments',
+  insufficientFunds: 'Insufficient funds',
 } as const;
+
+/**
+ * A merchant-initiated charge (recurring or scheduled) of an amount whose minor units end in 402
+ * (4.02, 14.02, 1,004.02 EUR ...) is declined, so merchants can test a failed charge in a chain
+ * whose card (01/2038) otherwise always pays.
+ */
+export const sandboxDeclinesStoredCharge = (amountMinor: number): boolean => amountMinor % 1000 === 402;
 
 export interface SandboxConnectorOptions {
   /** Signs PaReq values and redirect links; at least 32 bytes. */
@@ -256,7 +264,10 @@ export class SandboxConnector implements Connector {
       return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.notRecurring });
     }
     // A merchant-initiated charge of a stored card is never challenged: the payer is not there.
-    if (cof?.initiator === 'merchant') return this.respond(this.withReference(this.success(request.kind), cof));
+    if (cof?.initiator === 'merchant') {
+      if (sandboxDeclinesStoredCharge(request.amount)) return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.insufficientFunds });
+      return this.respond(this.withReference(this.success(request.kind), cof));
+    }
     switch (scenarioOf(request.card)) {
       case 'declined':
         return this.respond({ outcome: 'declined', reason: SANDBOX_DECLINE_REASONS.issuer });
