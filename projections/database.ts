@@ -6,6 +6,7 @@ import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import type { ReadModelDatabase } from './schema';
 import { createLedgerTables, dropLedgerTables } from './ledger-schema';
 import { createCallbackTables } from './callback-deliveries-schema';
+import { createScheduleTables } from './schedules-schema';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -178,6 +179,7 @@ async function createTables(db: Kysely<ReadModelDatabase>): Promise<void> {
 
   await createCallbackTables(db);
   await createLedgerTables(db);
+  await createScheduleTables(db);
 }
 
 /**
@@ -207,7 +209,7 @@ async function addMerchantColumns(db: Kysely<ReadModelDatabase>): Promise<void> 
 /** Drops every read-model table, for a rebuild from the event store. */
 export async function dropReadModels(db: Kysely<ReadModelDatabase>): Promise<void> {
   await dropLedgerTables(db);
-  for (const table of ['payments', 'transactions', 'merchants', 'callback_deliveries', 'callback_attempts', 'projection_checkpoints']) {
+  for (const table of ['payments', 'transactions', 'merchants', 'callback_deliveries', 'callback_attempts', 'schedules', 'scheduled_chains', 'projection_checkpoints']) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

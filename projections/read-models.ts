@@ -12,6 +12,7 @@ import type { Projector } from './projector';
 import type { MerchantRecord } from '../src/application/ports/merchant-lookup';
 import type { MerchantsTable, OperationStatus, OperationType, PaymentsTable, ReadModelDatabase, TransactionsTable } from './schema';
 import { OPERATION_COLUMNS, TRANSACTIONS_PROJECTION } from './transactions-projection';
+import { SCHEDULES_PROJECTION } from './schedules-projection';
 
 export interface PaymentRow {
   paymentId: string;
@@ -75,7 +76,13 @@ export interface ReadModelsOptions {
   pollIntervalMs?: number;
 }
 
-const DEFAULT_PROJECTIONS = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCHANTS_PROJECTION];
+const DEFAULT_PROJECTIONS = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCHANTS_PROJECTION, SCHEDULES_PROJECTION];
+
+/** An open chain the scheduler should look at. */
+export interface DueChain {
+  chainId: string;
+  nextDueDate: string;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -207,6 +214,43 @@ export class ReadModels {
   async listMerchants(): Promise<MerchantRow[]> {
     const rows = await this.db.selectFrom('merchants').selectAll().orderBy('registered_at', 'asc').orderBy('merchant_id', 'asc').execute();
     return rows.map(toMerchantRow);
+  }
+
+  /** Chains of one schedule that a payment of this chain started (its initial payment or a later charge). */
+  async chainIdsOf(merchantId: string, scheduleId: string, initPaymentId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('scheduled_chains')
+      .select('chain_id')
+      .where('merchant_id', '=', merchantId)
+      .where('schedule_id', '=', scheduleId)
+      .where((eb) => eb.or([eb('init_payment_id', '=', initPaymentId), eb('chain_id', '=', initPaymentId)]))
+      .execute();
+    return rows.map((r) => r.chain_id);
+  }
+
+  /** Open chains due on or before `date` (YYYY-MM-DD), earliest first. */
+  async dueChains(date: string, limit: number): Promise<DueChain[]> {
+    const rows = await this.db
+      .selectFrom('scheduled_chains')
+      .select(['chain_id', 'next_due_date'])
+      .where('status', '=', 'open')
+      .where('next_due_date', '<=', date)
+      .orderBy('next_due_date', 'asc')
+      .orderBy('chain_id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ chainId: r.chain_id, nextDueDate: r.next_due_date! }));
+  }
+
+  /** The earliest date after `date` (YYYY-MM-DD) that an open chain falls due, or null. */
+  async earliestDueDateAfter(date: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('scheduled_chains')
+      .select((eb) => eb.fn.min('next_due_date').as('earliest'))
+      .where('status', '=', 'open')
+      .where('next_due_date', '>', date)
+      .executeTakeFirst();
+    return (row?.earliest as string | null | undefined) ?? null;
   }
 
   /** Committed checkpoints as stored, whichever process wrote them; projections yet to apply anything are absent. */

@@ -10,6 +10,7 @@
 import type { ColumnType } from 'kysely';
 import type { LedgerTables } from './ledger-schema';
 import type { CallbackAttemptsTable, CallbackDeliveriesTable } from './callback-deliveries-schema';
+import type { ScheduleTables } from './schedules-schema';
 
 /** Written exactly as a bigint, only ever compared inside SQL. */
 export type PositionColumn = ColumnType<never, bigint, bigint>;
@@ -112,4 +113,6 @@ export interface ReadModelDatabase {
   v_refund_rate: LedgerTables['v_refund_rate'];
   callback_deliveries: CallbackDeliveriesTable;
   callback_attempts: CallbackAttemptsTable;
+  schedules: ScheduleTables['schedules'];
+  scheduled_chains: ScheduleTables['scheduled_chains'];
 }
