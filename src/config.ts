@@ -28,6 +28,8 @@ export interface GatewayConfig {
   sandboxLatencyMs: number;
   /** Seconds between audit checkpoints of the event log; 0 records none. */
   auditCheckpointIntervalSeconds: number;
+  /** How often the scheduler looks for due automatic payments. */
+  schedulerIntervalMs: number;
   callbacks: {
     timeoutMs: number;
     retryScheduleMs: number[];
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxDescriptor: (env.SANDBOX_DESCRIPTOR || 'SANDBOX*GATEWAY').slice(0, 20),
     sandboxLatencyMs: integer('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS || '0', 0, 60000),
     auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '60', 0, 86400),
+    schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS || '1000', 50, 3_600_000),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),
     callbacks: callbackSettings(env),
   };

@@ -1,7 +1,7 @@
 /**
  * Process roles. `all` (what `npm start` runs) is the embedded default: API, projector and workers in
- * one process. `api` and `projector` run the same code alone, against PostgreSQL (or EventStoreDB)
- * shared by several processes.
+ * one process. `api`, `projector`, `notifier` and `scheduler` run the same code alone, against
+ * PostgreSQL (or EventStoreDB) shared by several processes.
  */
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -14,8 +14,9 @@ import { startProjectorThread } from './workers/projector-thread';
 import { startReconciler } from './workers/reconciler';
 import { startAuditCheckpointer } from './workers/audit-checkpointer';
 import type { Notifier } from './application/callbacks/notifier';
+import { startScheduler } from './workers/scheduler';
 
-export type Role = 'all' | 'api' | 'projector' | 'notifier';
+export type Role = 'all' | 'api' | 'projector' | 'notifier' | 'scheduler';
 
 export interface RunningGateway {
   gateway: Gateway;
@@ -69,6 +70,12 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
       });
       stops.push(() => checkpointer.stop());
     }
+  }
+  // Every sandbox process follows the test clock, whichever process moves it.
+  gateway.testClock.follow();
+  if (role === 'all' || role === 'scheduler') {
+    const scheduler = startScheduler({ scheduler: gateway.scheduler, logger: gateway.logger, intervalMs: config.schedulerIntervalMs });
+    stops.push(() => scheduler.stop());
   }
   let notifier: Notifier | null = null;
   if (role === 'all' || role === 'notifier') {
