@@ -245,7 +245,8 @@ export class PaymentService {
    */
   async startScheduledPayment(
     request: ScheduledPaymentRequest,
-    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
+    /** Null when the claim is already recorded and only its payment is missing. */
+    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion } | null,
   ): Promise<ExistingPayment> {
     const { chain } = request;
     return this.begin(
@@ -291,7 +292,7 @@ export class PaymentService {
   private async begin(
     request: InternalSale & { checkout?: CheckoutPaymentData; browser?: BrowserAttributes },
     paymentId: string,
-    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion },
+    claim: { streamId: string; events: NewEvent[]; expected: ExpectedVersion } | null,
     channel: PaymentChannel = 's2s_card',
   ): Promise<ExistingPayment> {
     const { store, clock } = this.deps;
@@ -343,14 +344,13 @@ export class PaymentService {
     const streamId = paymentStreamId(paymentId);
     // The claim comes first and, where the store can, commits together with the payment: the
     // order id (or session attempt) and the intent to charge are recorded before the acquirer is asked.
-    const [, written] = await store.appendMultiple([
-      claim,
-      {
-        streamId,
-        events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
-        expected: NO_STREAM,
-      },
-    ]);
+    const paymentWrite = {
+      streamId,
+      events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
+      expected: NO_STREAM,
+    };
+    const results = await store.appendMultiple(claim ? [claim, paymentWrite] : [paymentWrite]);
+    const written = results[results.length - 1];
     const initiated = {
       state: initiatedEvents.reduce(paymentDecider.evolve, paymentDecider.initialState()),
       version: written!.nextExpectedVersion,

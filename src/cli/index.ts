@@ -35,7 +35,10 @@
  *   audit verify|checkpoint [--json]
  *                                  check the event log's hash chains and checkpoints (exit 1 when
  *                                  broken), or record a checkpoint now
- *   api | projector | notifier | all
+ *   clock show | clock advance <30d|12h|90m|2w|...> [--json]
+ *                                  sandbox test clock: move the gateway's now forward, the scheduler
+ *                                  making every automatic payment due on the way, in order
+ *   api | projector | notifier | scheduler | all
  *                                  run one process role (all = what npm start runs)
  */
 import { ConfigError, loadConfig } from '../config';
@@ -46,6 +49,7 @@ import { historyCommand } from './history-command';
 import { ledgerCommand } from './ledger-command';
 import { projectionsCommand } from './projections-command';
 import { seedCommand } from './seed-command';
+import { clockCommand } from './clock-command';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import { main } from '../main';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
@@ -305,15 +309,18 @@ export async function run(argv: string[]): Promise<number> {
       case 'admin-token':
         process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
         return 0;
+      case 'clock':
+        return await clockCommand(p);
       case 'api':
       case 'projector':
       case 'notifier':
+      case 'scheduler':
       case 'all':
         await main(p.positional[0]);
         return -1; // keeps running
       default:
         throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | admin-token | api | projector | notifier | all',
+          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | clock show|advance ... | admin-token | api | projector | notifier | scheduler | all',
         );
     }
   } catch (error) {

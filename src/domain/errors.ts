@@ -26,7 +26,8 @@ export type DomainErrorCode =
   | 'attempts_exhausted'
   | 'schedule_exists'
   | 'schedule_not_found'
-  | 'incorrect_transaction';
+  | 'incorrect_transaction'
+  | 'test_clock_unavailable';
 
 export class DomainError extends Error {
   constructor(
