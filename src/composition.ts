@@ -48,6 +48,11 @@ import { PendingCardData } from './application/checkout/pending-card-data';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
 import { PaymentService } from './application/payment-service';
+import { ScheduleService } from './application/schedules/schedule-service';
+import { Scheduler } from './application/schedules/scheduler';
+import { SandboxClock } from './application/clock/sandbox-clock';
+import { TestClockControl } from './application/clock/test-clock-control';
+import { registerClockAdminRoutes } from './api/admin/clock-route';
 import { systemClock, type Clock } from './application/ports/clock';
 import type { Connector } from './application/ports/connector';
 import type { EventStore } from './application/ports/event-store';
@@ -67,6 +72,11 @@ export interface Gateway {
   projector: Projector | null;
   merchants: MerchantService;
   payments: PaymentService;
+  schedules: ScheduleService;
+  /** Makes the automatic payments of schedules; started by the roles that schedule. */
+  scheduler: Scheduler;
+  /** The sandbox test clock (refuses in production). */
+  testClock: TestClockControl;
   checkout: CheckoutService;
   app: Koa;
   logger: Logger;
@@ -114,7 +124,9 @@ export function eventStoreTarget(config: GatewayConfig): EventStoreConfig {
 export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const logger = options.logger ?? createJsonLogger(config.logLevel);
-  const clock = options.clock ?? systemClock;
+  // The sandbox's clock can be moved ahead by the test clock; production keeps real time.
+  const sandboxClock = new SandboxClock(options.clock ?? systemClock);
+  const clock: Clock = config.environment === 'sandbox' ? sandboxClock : (options.clock ?? systemClock);
 
   const rawStore = await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread });
   // Everything but the audit reads events in their current shape (old schema versions upcast).
@@ -171,6 +183,21 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     environment: config.environment,
   });
   const payments = new PaymentService({ store, connector, vault, clock, logger, baseUrl: config.publicBaseUrl });
+  const schedules = new ScheduleService({ store, clock, chains: readModels });
+  const scheduler = new Scheduler({ store, payments, clock, logger, due: readModels });
+  const testClock = new TestClockControl({
+    store,
+    clock: sandboxClock,
+    environment: config.environment,
+    logger,
+    scheduler,
+    async earliestDueDateAfter(date) {
+      await readModels.catchUpToHead(10_000);
+      return readModels.earliestDueDateAfter(date);
+    },
+  });
+  // Start where the sandbox's clock was last moved to, by whichever process moved it.
+  await testClock.sync();
   const checkout = new CheckoutService({
     store,
     payments,
@@ -181,6 +208,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     // Derived like the sandbox secret, so every API process verifies every other's tokens.
     tokenSecret: createHmac('sha256', key).update('hosted-fields-tokens').digest(),
     pendingCards: new PendingCardData({ ttlMs: 15 * 60_000, now: () => clock.now().getTime() }),
+    schedules,
   });
   const notificationUrls = new NotificationUrlCheck({
     resolve: systemResolver,
@@ -220,6 +248,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       registerCallbackAdminRoutes(router, { store, queries: callbackQueries, notifier, clock, catchUp: () => readModels.catchUpToHead(2000) }),
     (router) => registerLedgerAdminRoutes(router, { db: readDb, catchUp: () => readModels.catchUpToHead(2000) }),
     historyRoute({ store }),
+    (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
   ];
 
   const app = createApp({
@@ -230,6 +259,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         registerS2sRoutes(router, {
           merchants,
           payments,
+          schedules,
           queries,
           clock,
           environment: config.environment,
@@ -240,6 +270,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         registerCheckoutApiRoutes(router, {
           merchants,
           payments,
+          schedules,
           checkout,
           readModels,
           clock,
@@ -264,6 +295,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     projector,
     merchants,
     payments,
+    schedules,
+    scheduler,
+    testClock,
     checkout,
     app,
     logger,
@@ -272,6 +306,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     notifier,
     callbackQueries,
     async close() {
+      testClock.stop();
       await notifier.stop();
       if (!options.callbackSender) callbackSender.close();
       await projector?.stop();

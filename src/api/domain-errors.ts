@@ -24,6 +24,11 @@ export function throwApiError(error: unknown, overrides: Partial<Record<DomainEr
         throw errors.invalid([{ error_code: 100000, error_message: error.message }]);
       case 'operation_in_progress':
         throw new ApiError(400, 100000, error.message);
+      // Schedule and recurring entities are not found with 100000 (spec Errors rule 1).
+      case 'schedule_not_found':
+        throw new ApiError(400, 100000, 'Schedule not found');
+      case 'incorrect_transaction':
+        throw new ApiError(400, 100000, 'Incorrect transaction');
       default:
         break;
     }

@@ -19,10 +19,14 @@ import { checkoutRequest, type CheckoutRequest } from './merchant-request';
 import { capturePayment, paymentStatus, refundPayment, voidPayment } from './payment-operations';
 import { cardCreditSchema, captureSchema, refundSchema, sessionSchema, sessionTokenSchema, statusSchema, voidSchema } from './schemas';
 import { createCardCredit, createSession, nestedOrderErrors } from './session-requests';
+import type { ScheduleService } from '../../application/schedules/schedule-service';
+import { registerRecurringRoute } from './recurring-route';
+import { registerScheduleRoutes } from './schedule-routes';
 
 export interface CheckoutApiDeps {
   merchants: MerchantService;
   payments: PaymentService;
+  schedules: ScheduleService;
   checkout: CheckoutService;
   readModels: ReadModels;
   clock: Clock;
@@ -33,8 +37,11 @@ export interface CheckoutApiDeps {
 
 type Handler = (request: CheckoutRequest, schemaErrors: FieldError[]) => Promise<unknown>;
 
+/** Registers one Checkout operation: JSON body, merchant checks, its schema (compiled once), its handler. */
+export type CheckoutRoute = (path: string, schema: object, handle: Handler, options?: { lenient?: boolean }) => void;
+
 export function registerCheckoutApiRoutes(router: Router, deps: CheckoutApiDeps): void {
-  const route = (path: string, schema: object, handle: Handler, options: { lenient?: boolean } = {}) => {
+  const route: CheckoutRoute = (path, schema, handle, options = {}) => {
     const validate: JsonValidator = compileJsonValidator(deps.ajv, schema);
     router.post(path, async (ctx: Koa.Context) => {
       const request = await checkoutRequest(ctx, deps.merchants, deps.environment);
@@ -61,4 +68,6 @@ export function registerCheckoutApiRoutes(router: Router, deps: CheckoutApiDeps)
     },
     { lenient: true },
   );
+  registerRecurringRoute(route, deps);
+  registerScheduleRoutes(route, deps);
 }
