@@ -411,6 +411,118 @@ describe('S2S CARD callback content', () => {
     });
   });
 
+  describe('recurring chains', () => {
+    const INIT_ID = '0d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+    const SCHEDULE_ID = '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d';
+    const chainStart = (o: Parameters<typeof paymentInitiated>[0] = {}) =>
+      initiated({ recurringInit: true, recurring: { role: 'initial', initPaymentId: PAYMENT_ID, token: 'chain-token-1' }, ...o });
+    /** A later charge of the chain INIT_ID, paid with the chain's stored card. */
+    const chainCharge = (role: 'recurring' | 'scheduled' = 'recurring', o: Parameters<typeof paymentInitiated>[0] = {}) =>
+      initiated({
+        card: { mask: '411111******1111', brand: 'VISA', expMonth: '01', expYear: '2038', token: 'tok_chain' },
+        cardSource: 'card_number',
+        payerPresent: false,
+        recurring:
+          role === 'recurring'
+            ? { role, initPaymentId: INIT_ID }
+            : { role, initPaymentId: INIT_ID, scheduleId: SCHEDULE_ID, sequence: 2, dueDate: '2024-06-01' },
+        ...o,
+      });
+
+    it('a settled chain start is a SALE carrying recurring_token after custom_data and before the mapping fields, hash last', () => {
+      const fields = callbackAfter([chainStart({ customData: { ref: 'r1' } }), paymentSettled(PAYMENT_ID)], on('brand'));
+      expect(names(fields).slice(-5)).to.deep.equal(['customer_ip', 'custom_data[ref]', 'recurring_token', 'brand', 'hash']);
+      expect(asMap(fields).get('action')).to.equal('SALE');
+      expect(asMap(fields).get('recurring_token')).to.equal('chain-token-1');
+      expect(asMap(fields).get('hash')).to.equal(expectedHash('ada@example.com', PAYMENT_ID, '4111111111'));
+    });
+
+    it("the connector's card-on-file reference is the token when the merchant asked for one", () => {
+      const fields = callbackAfter([chainStart(), paymentSettled(PAYMENT_ID, { cardOnFileId: 'cof_abc' })]);
+      expect(asMap(fields).get('recurring_token')).to.equal('cof_abc');
+    });
+
+    it('a declined chain start has no token to hand out', () => {
+      const fields = callbackAfter([chainStart(), paymentDeclined(PAYMENT_ID, { reason: 'Card is not enabled for recurring payments' })]);
+      expect(asMap(fields).get('action')).to.equal('SALE');
+      expect(names(fields)).not.to.include('recurring_token');
+    });
+
+    it('a chain start with a schedule names it, its first date and the values the merchant sent', () => {
+      const schedule = { scheduleId: SCHEDULE_ID, firstDueDate: '2024-06-01', anchorDay: 1, startDate: '2024-06-01', amount: 300, amountText: '3.00', amountSent: true };
+      const fields = callbackAfter([chainStart({ recurring: { role: 'initial', initPaymentId: PAYMENT_ID, token: 't', schedule } }), paymentSettled(PAYMENT_ID)]);
+      expect(fields!.slice(-6)).to.deep.equal([
+        ['recurring_token', 't'],
+        ['schedule_id', SCHEDULE_ID],
+        ['schedule_start_date', '2024-06-01'],
+        ['payment_schedule_amount', '3.00'],
+        ['first_recurring_date', '2024-06-01'],
+        ['hash', expectedHash('ada@example.com', PAYMENT_ID, '4111111111')],
+      ]);
+    });
+
+    const chainCases: Array<{ title: string; history: () => PaymentEvent[]; expected: Record<string, string> }> = [
+      {
+        title: 'a RECURRING_SALE that settled',
+        history: () => [chainCharge(), paymentSettled(PAYMENT_ID)],
+        expected: { action: 'RECURRING_SALE', result: 'SUCCESS', status: 'SETTLED', recurring_first_trans_id: INIT_ID },
+      },
+      {
+        title: 'a RECURRING_SALE that was declined',
+        history: () => [chainCharge(), paymentDeclined(PAYMENT_ID, { reason: 'Insufficient funds' })],
+        expected: { action: 'RECURRING_SALE', result: 'DECLINED', status: 'DECLINED', decline_reason: 'Insufficient funds' },
+      },
+      {
+        title: 'a RECURRING_DEBIT of a debit chain',
+        history: () => [chainCharge('recurring', { kind: 'debit' }), paymentSettled(PAYMENT_ID)],
+        expected: { action: 'RECURRING_DEBIT', result: 'SUCCESS', status: 'SETTLED', recurring_first_trans_id: INIT_ID },
+      },
+      {
+        title: 'a scheduled payment',
+        history: () => [chainCharge('scheduled'), paymentSettled(PAYMENT_ID)],
+        expected: { action: 'RECURRING_SALE', result: 'SUCCESS', recurring_first_trans_id: INIT_ID, schedule_id: SCHEDULE_ID },
+      },
+      {
+        title: 'a scheduled debit that was declined',
+        history: () => [chainCharge('scheduled', { kind: 'debit' }), paymentDeclined(PAYMENT_ID)],
+        expected: { action: 'RECURRING_DEBIT', result: 'DECLINED', schedule_id: SCHEDULE_ID },
+      },
+      {
+        title: 'a refund of a RECURRING_SALE (the follow-up keeps its own action)',
+        history: () => [chainCharge(), paymentSettled(PAYMENT_ID), refundSucceeded(PAYMENT_ID, { amount: 1050 })],
+        expected: { action: 'CREDITVOID', result: 'SUCCESS', status: 'REFUND', recurring_first_trans_id: INIT_ID },
+      },
+    ];
+    for (const { title, history, expected } of chainCases) {
+      it(`${title} → ${expected.action} ${expected.result}`, () => {
+        const fields = callbackAfter(history());
+        expect(Object.fromEntries(fields!)).to.include(expected);
+        // Same hash formula: the chain's card digits, as the chain's first payment was paid by card number.
+        expect(fields![fields!.length - 1]).to.deep.equal(['hash', expectedHash('ada@example.com', PAYMENT_ID, '4111111111')]);
+        expect(names(fields)).not.to.include('recurring_token');
+      });
+    }
+
+    it('card-on-file: a chain charge is a merchant-initiated use of the stored card', () => {
+      const map = asMap(callbackAfter([chainCharge(), paymentSettled(PAYMENT_ID)], on('card_on_file')));
+      expect([map.get('initiator'), map.get('source'), map.get('sequence')]).to.deep.equal(['merchant', 'stored_card', 'subsequent']);
+      const scheduled = asMap(callbackAfter([chainCharge('scheduled'), paymentSettled(PAYMENT_ID)], on('card_on_file')));
+      expect(scheduled.get('initiator')).to.equal('merchant');
+    });
+
+    it('card-on-file: a chain start is cardholder-initiated and initial', () => {
+      const map = asMap(callbackAfter([chainStart(), paymentSettled(PAYMENT_ID)], on('card_on_file')));
+      expect([map.get('initiator'), map.get('source'), map.get('sequence')]).to.deep.equal(['cardholder', 'new_card', 'initial']);
+    });
+
+    it('card-on-file: a card_token SALE with payer_present=N is merchant-initiated', () => {
+      const tokenCard = { mask: '411111******1111', brand: 'VISA', expMonth: '01', expYear: '2038', token: 'tok_1' };
+      const map = asMap(callbackAfter([initiated({ cardSource: 'card_token', card: tokenCard, payerPresent: false }), paymentSettled(PAYMENT_ID)], on('card_on_file')));
+      expect([map.get('initiator'), map.get('source'), map.get('sequence')]).to.deep.equal(['merchant', 'stored_card', 'subsequent']);
+      expect(map.get('action')).to.equal('SALE');
+    });
+  });
+
   describe('return URL', () => {
     const settled = () => foldPayment([initiated({ termUrl3ds: 'https://shop.example/back?cart=7&lang=en#done' }), paymentSettled(PAYMENT_ID)]) as ExistingPayment;
 

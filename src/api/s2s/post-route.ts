@@ -7,6 +7,8 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { parseExpiry, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
+import { isUuid } from '../../domain/ids';
+import { isCalendarDate } from '../../domain/schedule/due-dates';
 import { keyEnvironment } from '../../domain/merchant/keys';
 import { ipAllowed } from '../../domain/merchant/ip-allowlist';
 import { isCurrency, parseAmount } from '../../domain/money';
@@ -25,17 +27,21 @@ import {
   DuplicatePaymentError,
   type PaymentService,
   type SaleCard,
+  type ScheduleRequest,
 } from '../../application/payment-service';
 import type { Clock } from '../../application/ports/clock';
 import type { Environment } from '../../domain/merchant/events';
 import { throwApiError } from '../domain-errors';
-import { errors, type FieldError } from '../errors';
+import { ApiError, errors, type FieldError } from '../errors';
 import { normalizeForm, type FormBody } from '../form';
 import { compileValidator, type Validator } from '../validation';
 import type Ajv from 'ajv';
 import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
 import { byOrderSchema, byTransIdSchema, captureSchema, creditVoidSchema, saleSchema } from './schemas';
 import { saleResponse, statusResponse, transDate, viewOf, type PaymentView } from './responses';
+import type { ScheduleService } from '../../application/schedules/schedule-service';
+import { recurringActions } from './recurring-actions';
+import { scheduleActions } from './schedule-actions';
 
 /** What status lookups need from the read side. */
 export interface PaymentQueries {
@@ -48,6 +54,7 @@ export interface PaymentQueries {
 export interface S2sDeps {
   merchants: MerchantService;
   payments: PaymentService;
+  schedules: ScheduleService;
   queries: PaymentQueries;
   clock: Clock;
   environment: Environment;
@@ -56,42 +63,40 @@ export interface S2sDeps {
   notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
 }
 
-/** Exhaustive and case-sensitive: anything else is 404 (spec, S2S section). */
-const CARD_ACTIONS = ['SALE', 'GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER', 'CAPTURE', 'VOID', 'CREDITVOID'] as const;
-type CardAction = (typeof CARD_ACTIONS)[number];
-
-interface ActionContext {
+export interface ActionContext {
   form: FormBody;
   merchant: MerchantAccount;
   requestId: string;
   ip: string;
 }
 
+/** One `/post` action: its field validation (compiled once) and its handler. */
+export interface S2sAction {
+  validate: Validator;
+  handle(c: ActionContext): Promise<Record<string, unknown>>;
+}
+
 export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
-  const validators: Record<CardAction, Validator> = {
-    SALE: compileValidator(deps.ajv, saleSchema),
-    GET_TRANS_STATUS: compileValidator(deps.ajv, byTransIdSchema),
-    GET_TRANS_STATUS_BY_ORDER: compileValidator(deps.ajv, byOrderSchema),
-    CAPTURE: compileValidator(deps.ajv, captureSchema),
-    VOID: compileValidator(deps.ajv, byTransIdSchema),
-    CREDITVOID: compileValidator(deps.ajv, creditVoidSchema),
-  };
-  const handlers: Record<CardAction, (c: ActionContext) => Promise<Record<string, unknown>>> = {
-    SALE: (c) => sale(deps, c),
-    GET_TRANS_STATUS: (c) => transStatus(deps, c),
-    GET_TRANS_STATUS_BY_ORDER: (c) => transStatusByOrder(deps, c),
-    CAPTURE: (c) => capture(deps, c),
-    VOID: (c) => voidPayment(deps, c),
-    CREDITVOID: (c) => creditVoid(deps, c),
+  const action = (schema: object, handle: S2sAction['handle']): S2sAction => ({ validate: compileValidator(deps.ajv, schema), handle });
+  // The allowlist: exhaustive and case-sensitive, anything else is 404 (spec, S2S section).
+  const actions: Record<string, S2sAction> = {
+    SALE: action(saleSchema, (c) => sale(deps, c)),
+    GET_TRANS_STATUS: action(byTransIdSchema, (c) => transStatus(deps, c)),
+    GET_TRANS_STATUS_BY_ORDER: action(byOrderSchema, (c) => transStatusByOrder(deps, c)),
+    CAPTURE: action(captureSchema, (c) => capture(deps, c)),
+    VOID: action(byTransIdSchema, (c) => voidPayment(deps, c)),
+    CREDITVOID: action(creditVoidSchema, (c) => creditVoid(deps, c)),
+    ...recurringActions(deps),
+    ...scheduleActions(deps),
   };
 
   router.post('/post', async (ctx: Koa.Context) => {
     const form = normalizeForm((ctx.request as { body?: unknown }).body);
-    const action = form.action;
-    if (typeof action !== 'string' || !(CARD_ACTIONS as readonly string[]).includes(action)) {
+    const name = form.action;
+    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(actions, name)) {
       throw errors.routeNotSupported();
     }
-    const cardAction = action as CardAction;
+    const chosen = actions[name];
     const clientKey = form.client_key;
     if (typeof clientKey !== 'string' || clientKey.length === 0) {
       throw errors.invalid([errors.field('client_key', 'This value should not be blank.')]);
@@ -101,9 +106,9 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     const merchant = await deps.merchants.byClientKey(clientKey);
     if (!merchant) throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
     if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
-    const fieldErrors = validators[cardAction](form);
+    const fieldErrors = chosen.validate(form);
     if (fieldErrors.length) throw errors.invalid(fieldErrors);
-    ctx.body = await handlers[cardAction]({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip });
+    ctx.body = await chosen.handle({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip });
   });
 }
 
@@ -161,10 +166,14 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
   } else {
     fieldErrors.push(errors.field('card_number', 'This value should not be blank.'));
   }
+  const recurringInit = form.recurring_init === 'Y';
+  const today = now.toISOString().slice(0, 10);
+  const scheduleFields = scheduleFieldsOf(form, { currency, amount, recurringInit, today }, fieldErrors);
   if (fieldErrors.length || !card || !amount || !amount.ok) throw errors.invalid(fieldErrors);
+  // The spec words a non-UUID schedule_id as an error of its own; it is still validation, so before the hash.
+  if (scheduleFields && !isUuid(scheduleFields.scheduleId)) throw new ApiError(400, 100000, 'This is not a valid UUID.');
 
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
-  const recurringInit = form.recurring_init === 'Y';
   // Zero is an amount only for a card check: an authorization or the start of a recurring chain.
   if (amount.minor === 0 && kind === 'sale' && !recurringInit) throw errors.zeroAmount();
 
@@ -183,6 +192,7 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
     const problem = await deps.notificationUrls.problem(notificationUrl);
     if (problem) throw errors.invalid([errors.field('notification_url', problem)]);
   }
+  const schedule = scheduleFields ? await scheduleRequestOf(deps, merchant, scheduleFields) : undefined;
 
   const payer: PayerSnapshot = {};
   const payerFields: [keyof PayerSnapshot, string][] = [
@@ -224,12 +234,71 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
       recurringInit,
       storeCard: card.kind === 'number' && (form.req_token === 'Y' || recurringInit),
       correlationId: requestId,
+      ...(schedule ? { schedule } : {}),
+      cardOnFileSupport: merchant.cardOnFileSupport === true,
+      // Only a stored card can be charged without the payer; a card number means the payer gave it.
+      ...(card.kind === 'token' && form.payer_present === 'N' ? { payerPresent: false } : {}),
     });
     return saleResponse(viewOf(result.payment));
   } catch (error) {
     if (error instanceof DuplicatePaymentError) throw errors.duplicate();
     if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
     throw error;
+  }
+}
+
+/** A SALE's schedule fields, checked for shape and against each other; the schedule is looked up after the hash. */
+interface ScheduleFields {
+  scheduleId: string;
+  startDate?: string;
+  amount?: { minor: number; text: string };
+}
+
+/**
+ * Collects the schedule fields' errors into `fieldErrors`; null when no schedule_id was sent.
+ * `sale`: the SALE's currency and parsed amount (null when not parseable), to read
+ * payment_schedule_amount in the same currency and to demand it when the SALE itself is zero.
+ */
+function scheduleFieldsOf(
+  form: FormBody,
+  sale: { currency: string; amount: ReturnType<typeof parseAmount> | null; recurringInit: boolean; today: string },
+  fieldErrors: FieldError[],
+): ScheduleFields | null {
+  const scheduleId = str(form, 'schedule_id');
+  const startDate = str(form, 'schedule_start_date');
+  const amountText = str(form, 'payment_schedule_amount');
+  if (!scheduleId) {
+    if (startDate !== undefined || amountText !== undefined) fieldErrors.push(errors.field('schedule_id', 'This value should not be blank.'));
+    return null;
+  }
+  if (!sale.recurringInit) fieldErrors.push(errors.field('recurring_init', 'This value should be Y when schedule_id is sent.'));
+  if (startDate !== undefined) {
+    if (!isCalendarDate(startDate)) fieldErrors.push(errors.field('schedule_start_date', 'This value is not a valid date (YYYY-MM-DD).'));
+    // The first automatic charge must come after the payment that starts the chain.
+    else if (startDate <= sale.today) fieldErrors.push(errors.field('schedule_start_date', 'This value should be a date after today.'));
+  }
+  let amount: ScheduleFields['amount'];
+  if (amountText !== undefined) {
+    if (isCurrency(sale.currency)) {
+      const parsed = parseAmount(amountText, sale.currency);
+      if (!parsed.ok) fieldErrors.push(errors.field('payment_schedule_amount', parsed.reason));
+      else if (parsed.minor === 0) fieldErrors.push(errors.field('payment_schedule_amount', 'This value should be greater than 0.'));
+      else amount = { minor: parsed.minor, text: amountText };
+    }
+  } else if (sale.amount?.ok && sale.amount.minor === 0) {
+    // A zero card check cannot be the amount of every automatic payment.
+    fieldErrors.push(errors.field('payment_schedule_amount', 'This value should not be blank.'));
+  }
+  return { scheduleId, ...(startDate !== undefined ? { startDate } : {}), ...(amount ? { amount } : {}) };
+}
+
+/** The merchant's live schedule the chain will follow, or `Schedule not found`. */
+async function scheduleRequestOf(deps: S2sDeps, merchant: MerchantAccount, fields: ScheduleFields): Promise<ScheduleRequest> {
+  try {
+    const found = await deps.schedules.info(merchant.merchantId, fields.scheduleId);
+    return { ...fields, rule: found.rule };
+  } catch (error) {
+    throwApiError(error);
   }
 }
 

@@ -2,6 +2,7 @@
 import type { ExistingPayment } from '../../domain/payment/state';
 import { noProtocolMapping, type ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import { protocolMappingFields, type ProtocolMappingSource } from '../../domain/callback/protocol-mapping-fields';
+import { isChainCharge, recurringFields } from '../../domain/callback/recurring-fields';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function transDate(iso: string): string {
@@ -20,6 +21,8 @@ export interface PaymentView {
   initiatedAt: string;
   cardToken: string | null;
   payerAction: ExistingPayment['payerAction'];
+  /** What the payment's recurring chain adds to every answer about it, in order. */
+  recurring: [string, string][];
   /** What the merchant's Protocol Mapping may add to a status response. */
   mappingSource: ProtocolMappingSource;
 }
@@ -35,8 +38,10 @@ export function viewOf(p: ExistingPayment): PaymentView {
     descriptor: p.descriptor,
     declineReason: p.declineReason,
     initiatedAt: p.initiatedAt,
-    cardToken: p.card.token,
+    // A chain's later charges never hand out its stored card's token: the chain is charged by recurring_token.
+    cardToken: isChainCharge(p) ? null : p.card.token,
     payerAction: p.payerAction,
+    recurring: recurringFields(p, 's2s'),
     mappingSource: {
       card: p.card,
       payer: p.payer,
@@ -46,32 +51,41 @@ export function viewOf(p: ExistingPayment): PaymentView {
       arn: p.arn,
       threeDS: p.threeDS,
       browser: p.browser,
+      recurring: p.recurring,
+      payerPresent: p.payerPresent,
     },
   };
 }
 
-/** The synchronous SALE answer (also what a repeat within the duplicate window gets back). */
-export function saleResponse(p: PaymentView): Record<string, unknown> {
+/**
+ * The synchronous SALE answer (also what a repeat within the duplicate window gets back). `action`:
+ * RECURRING_SALE and RECURRING_DEBIT answer in the same shape under their own name.
+ */
+export function saleResponse(p: PaymentView, action = 'SALE'): Record<string, unknown> {
+  return { ...saleOutcome(p, action), ...Object.fromEntries(p.recurring) };
+}
+
+function saleOutcome(p: PaymentView, action: string): Record<string, unknown> {
   const ids = { order_id: p.orderId, trans_id: p.paymentId, trans_date: transDate(p.initiatedAt) };
   const money = { descriptor: p.descriptor ?? '', amount: p.amountText, currency: p.currency };
   const token = p.cardToken ? { card_token: p.cardToken } : {};
   switch (p.phase) {
     case 'settled':
     case 'authorized':
-      return { action: 'SALE', result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
+      return { action, result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
     case 'declined':
-      return { action: 'SALE', result: 'DECLINED', status: 'DECLINED', ...ids, decline_reason: p.declineReason ?? 'Declined' };
+      return { action, result: 'DECLINED', status: 'DECLINED', ...ids, decline_reason: p.declineReason ?? 'Declined' };
     case 'awaiting_3ds':
     case 'awaiting_redirect': {
-      const action = p.payerAction!;
+      const payerAction = p.payerAction!;
       return {
-        action: 'SALE',
+        action,
         result: 'REDIRECT',
         status: p.status,
         ...ids,
         ...money,
-        redirect_url: action.url,
-        redirect_params: Object.keys(action.params).length ? action.params : [],
+        redirect_url: payerAction.url,
+        redirect_params: Object.keys(payerAction.params).length ? payerAction.params : [],
         redirect_method: 'POST',
         ...token,
       };
@@ -79,10 +93,10 @@ export function saleResponse(p: PaymentView): Record<string, unknown> {
     case 'initiated':
     case 'outcome_unknown':
       // The acquirer's answer is not known yet: the outcome follows by callback and status lookup.
-      return { action: 'SALE', result: 'ACCEPTED', status: 'PENDING', ...ids, amount: p.amountText, currency: p.currency };
+      return { action, result: 'ACCEPTED', status: 'PENDING', ...ids, amount: p.amountText, currency: p.currency };
     default:
       // A repeat that arrives after later operations reports where the payment stands now.
-      return { action: 'SALE', result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
+      return { action, result: 'SUCCESS', status: p.status, ...ids, ...money, ...token };
   }
 }
 
@@ -105,6 +119,8 @@ export function statusResponse(action: string, p: PaymentView, mapping: Protocol
     body.redirect_params = Object.keys(p.payerAction.params).length ? p.payerAction.params : [];
     body.redirect_method = 'POST';
   }
+  // The chain's fields come before the mapping's, as in callbacks.
+  for (const [name, value] of p.recurring) body[name] = value;
   for (const [name, value] of protocolMappingFields(p.mappingSource, mapping, 'status')) body[name] = value;
   return body;
 }

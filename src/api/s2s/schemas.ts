@@ -67,7 +67,28 @@ export const saleSchema = {
     auth: yesNo,
     recurring_init: yesNo,
     req_token: yesNo,
+    // Checked as a UUID in code: a non-UUID is its own error, not a field error (spec Errors).
+    schedule_id: { type: 'string', minLength: 1 },
+    schedule_start_date: { type: 'string', format: 'date' },
+    payment_schedule_amount: decimal,
+    payer_present: yesNo,
     parameters: flatObject,
+    custom_data: flatObject,
+  },
+};
+
+/** RECURRING_SALE and RECURRING_DEBIT: a later charge of a chain; the currency is the chain's. */
+export const recurringSchema = {
+  type: 'object',
+  required: ['client_key', 'order_id', 'order_amount', 'order_description', 'recurring_first_trans_id', 'recurring_token', 'hash'],
+  properties: {
+    ...common,
+    order_id: text(255),
+    order_amount: decimal,
+    order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    order_description: text(1024),
+    recurring_first_trans_id: uuid,
+    recurring_token: text(255),
     custom_data: flatObject,
   },
 };

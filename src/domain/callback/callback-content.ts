@@ -21,6 +21,10 @@
  * | AuthorizationReversed | CREDITVOID | SUCCESS | REVERSAL, or PENDING after a partial release |
  * | ReversalDeclined | CREDITVOID | DECLINED | unchanged (PENDING) |
  *
+ * A chain's later charge (RECURRING_SALE, RECURRING_DEBIT or scheduled) reports the SALE rows under
+ * RECURRING_SALE, or RECURRING_DEBIT when the chain is a debit chain. Every callback of a payment in
+ * a chain also carries the chain's fields (recurring-fields.ts).
+ *
  * No callback: PaymentInitiated and the *Requested intents (nothing was decided yet) and
  * PaymentOutcomeUnknown (nothing is known; the reconciled outcome calls back when it is recorded).
  */
@@ -32,6 +36,7 @@ import { s2sCardPaymentHash } from '../signatures';
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
+import { isChainCharge, recurringFields } from './recurring-fields';
 
 export interface CallbackContext {
   /** Merchant password: hash input, never sent. */
@@ -40,8 +45,10 @@ export interface CallbackContext {
   protocolMapping: ProtocolMapping;
 }
 
+type SaleAction = 'SALE' | 'RECURRING_SALE' | 'RECURRING_DEBIT';
+
 interface Outcome {
-  action: 'SALE' | 'CAPTURE' | 'VOID' | 'CREDITVOID';
+  action: SaleAction | 'CAPTURE' | 'VOID' | 'CREDITVOID';
   result: 'SUCCESS' | 'DECLINED' | 'REDIRECT';
   /** Minor units of the operation. */
   amount: number;
@@ -49,19 +56,26 @@ interface Outcome {
   declineReason?: string;
 }
 
+/** The action a payment's own outcome is reported under: the request that made it. */
+function saleActionOf(p: ExistingPayment): SaleAction {
+  if (!isChainCharge(p)) return 'SALE';
+  return p.kind === 'debit' ? 'RECURRING_DEBIT' : 'RECURRING_SALE';
+}
+
 /** Null for an event merchants are not called about. */
 function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
+  const sale = saleActionOf(after);
   switch (event.type) {
     case 'PaymentSettled':
-      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.settledAt };
+      return { action: sale, result: 'SUCCESS', amount: event.data.amount, at: event.data.settledAt };
     case 'PaymentAuthorized':
-      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.authorizedAt };
+      return { action: sale, result: 'SUCCESS', amount: event.data.amount, at: event.data.authorizedAt };
     case 'PaymentDeclined':
-      return { action: 'SALE', result: 'DECLINED', amount: after.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+      return { action: sale, result: 'DECLINED', amount: after.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'ThreeDSChallengeRequired':
-      return { action: 'SALE', result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
+      return { action: sale, result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
     case 'PayerRedirectRequired':
-      return { action: 'SALE', result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
+      return { action: sale, result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
     case 'CaptureSucceeded':
       return { action: 'CAPTURE', result: 'SUCCESS', amount: event.data.amount, at: event.data.capturedAt };
     case 'CaptureDeclined':
@@ -110,7 +124,8 @@ export function s2sCardHashOf(payment: ExistingPayment, password: string): strin
  * (empty until the acquirer gave one), amount (of the operation, in the currency's exponent),
  * currency, card (mask), card_expiration_date (MM/YYYY), hash (last). When they apply:
  * decline_reason; redirect_url, redirect_params[...] and redirect_method; customer_ip (the payer's
- * IP, when the SALE gave one); custom_data[...] (of the latest request that carried it); then the
+ * IP, when the SALE gave one); custom_data[...] (of the latest request that carried it); the
+ * recurring chain's fields (recurring_token, recurring_first_trans_id, schedule_id, ...); then the
  * Protocol Mapping fields the merchant switched on.
  */
 export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
@@ -139,6 +154,7 @@ export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, c
   fields.push(['card', after.card.mask], ['card_expiration_date', cardExpirationDate(after.card)]);
   if (after.payer.ip) fields.push(['customer_ip', after.payer.ip]);
   if (after.customData) flattenField('custom_data', after.customData, fields);
+  fields.push(...recurringFields(after, 's2s'));
   fields.push(...protocolMappingFields(after, ctx.protocolMapping, 'callback'));
   fields.push(['hash', s2sCardHashOf(after, ctx.password)]);
   return fields;

@@ -15,7 +15,7 @@ import type { FormFields } from './form-fields';
 /** What the optional fields are made of. */
 export type ProtocolMappingSource = Pick<
   ExistingPayment,
-  'card' | 'payer' | 'recurringInit' | 'cardSource' | 'rrn' | 'arn' | 'threeDS' | 'browser'
+  'card' | 'payer' | 'recurringInit' | 'cardSource' | 'rrn' | 'arn' | 'threeDS' | 'browser' | 'recurring' | 'payerPresent'
 >;
 
 export type FieldPresence = 'callback' | 'status';
@@ -24,18 +24,23 @@ export type FieldPresence = 'callback' | 'status';
 export const cardExpirationDate = (card: ExistingPayment['card']): string => `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
 
 /**
- * Card-on-file discriminators of a SALE on `/post`:
- * - `initiator`: `cardholder` (the payer is present on every SALE; `merchant` is for
- *   merchant-initiated charges, which this channel does not make).
- * - `source`: `new_card` when the card number was sent, `stored_card` when a `card_token` was used.
+ * Card-on-file discriminators of a payment on `/post`:
+ * - `initiator`: `merchant` for a chain's later charges (RECURRING_SALE, RECURRING_DEBIT, scheduled)
+ *   and for a `card_token` SALE sent with `payer_present=N`; `cardholder` otherwise.
+ * - `source`: `new_card` when the card number was sent, `stored_card` when a `card_token` was used
+ *   or the chain's stored card is charged.
  * - `sequence`: `initial` when this payment stores the card for later (`req_token=Y` or
  *   `recurring_init=Y`), `subsequent` when it uses a stored card, `single` otherwise.
  */
 export function cardOnFile(p: ProtocolMappingSource): { initiator: string; source: string; sequence: string } {
+  // A chain's charges keep the cardSource of its first payment (for the callback hash), so the
+  // chain link, not cardSource, says the card was stored.
+  const role = p.recurring?.role;
+  if (role === 'recurring' || role === 'scheduled') return { initiator: 'merchant', source: 'stored_card', sequence: 'subsequent' };
   const stored = p.cardSource === 'card_token';
   const storing = !stored && (p.recurringInit || p.card.token !== null);
   return {
-    initiator: 'cardholder',
+    initiator: stored && p.payerPresent === false ? 'merchant' : 'cardholder',
     source: stored ? 'stored_card' : 'new_card',
     sequence: stored ? 'subsequent' : storing ? 'initial' : 'single',
   };
