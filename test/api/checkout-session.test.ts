@@ -10,7 +10,14 @@ import { postJson, sessionBody, sessionHash, type Json } from '../support/checko
 import { storedCardToken } from '../support/checkout-payments';
 import { UUID_RE, forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 
+/** Shape checks only: refused before any schedule is looked up. */
 const SCHEDULE_ID = '4e1f5c1c-8f0a-4c8e-9a43-1b6d3c1f0a11';
+
+/** A live schedule of the merchant's, as a session's `schedule_id` must name. */
+async function merchantSchedule(h: () => TestGateway, merchant: TestMerchant): Promise<string> {
+  const rule = { intervalLength: 1, intervalUnit: 'month' as const, paymentsCount: 12, delayedFirstPayment: { kind: 'none' as const } };
+  return (await h().gateway.schedules.create(merchant.merchant_id, { name: 'Monthly', rule }, 'test')).scheduleId;
+}
 
 function expectFieldError(res: HttpResult, message: string): void {
   expect(res.status, res.text).to.equal(400);
@@ -78,6 +85,7 @@ forEachStore('Checkout API: session creation', (h) => {
     });
 
     it('records every optional field as sent, and echoes the schedule values', async () => {
+      const SCHEDULE_ID = await merchantSchedule(h, merchant);
       const body = sessionBody(merchant, {
         methods: ['card'],
         parameters: { card: { descriptor: 'SHOP*ORDER' } },
@@ -360,7 +368,8 @@ forEachStore('Checkout API: session creation', (h) => {
     const tokenBody = (m: TestMerchant, overrides: Json = {}) => sessionBody(m, { return_url: 'https://shop.example/return', ...overrides });
 
     it('answers a token for a hosted payment fields session', async () => {
-      const body = tokenBody(merchant, { success_url: undefined, cancel_url: undefined, schedule_id: SCHEDULE_ID });
+      const SCHEDULE_ID = await merchantSchedule(h, merchant);
+      const body = tokenBody(merchant, { success_url: undefined, cancel_url: undefined, recurring_init: true, schedule_id: SCHEDULE_ID });
       const res = await postJson(h(), '/api/v1/session/token', JSON.parse(JSON.stringify(body)));
       expect(res.status, res.text).to.equal(200);
       expect(res.body.token).to.be.a('string').and.not.be.empty;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { callbackFieldsFor } from '../../src/domain/callback/callback-content';
 import { noProtocolMapping, protocolMapping } from '../../src/domain/merchant/protocol-mapping';
-import type { PaymentEvent, PaymentInitiated, PaymentKind } from '../../src/domain/payment/events';
+import type { PaymentEvent, PaymentInitiated, PaymentKind, RecurringLink } from '../../src/domain/payment/events';
 import { evolvePayment, foldPayment, type ExistingPayment } from '../../src/domain/payment/state';
 import { checkoutCallbackHash } from '../../src/domain/signatures';
 
@@ -43,6 +43,20 @@ function initiated(kind: PaymentKind, token: string | null = null): PaymentIniti
     },
   };
 }
+
+const INIT_ID = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+const SCHEDULE_ID = 'f0e1d2c3-b4a5-4697-8888-999999999999';
+
+/** A Checkout payment with a place in a recurring chain. */
+function inChain(kind: PaymentKind, recurring: RecurringLink): PaymentInitiated {
+  const base = initiated(kind, 'tok-chain');
+  return { ...base, data: { ...base.data, recurringInit: recurring.role === 'initial', recurring } };
+}
+
+const insufficientFunds: PaymentEvent = {
+  type: 'PaymentDeclined',
+  data: { paymentId: ID, reason: 'Insufficient funds', code: 'insufficient_funds', stage: 'authorization', declinedAt: T1 },
+};
 
 function told(history: PaymentEvent[], mapping = noProtocolMapping()): Record<string, string> | null {
   const before = foldPayment(history.slice(0, -1));
@@ -126,5 +140,74 @@ describe('Checkout callbacks', () => {
 
   it('say nothing about the payment being recorded', () => {
     expect(told([initiated('sale')])).to.equal(null);
+  });
+
+  describe('of recurring chains', () => {
+    const initial: RecurringLink = { role: 'initial', initPaymentId: ID, token: 'rt-own' };
+
+    it('give a successful initial payment its own id as recurring_init_trans_id and its recurring_token, after date and before custom_data', () => {
+      const fields = callbackFieldsFor(settled, evolvePayment(foldPayment([inChain('sale', initial)]), settled) as ExistingPayment, {
+        password: PASSWORD,
+        protocolMapping: noProtocolMapping(),
+      })!;
+      const names = fields.map(([name]) => name);
+      expect(names.slice(names.indexOf('date'), names.indexOf('date') + 4)).to.deep.equal([
+        'date',
+        'recurring_init_trans_id',
+        'recurring_token',
+        'custom_data[cart]',
+      ]);
+      const f = Object.fromEntries(fields);
+      expect(f).to.include({ type: 'sale', status: 'success', recurring_init_trans_id: ID, recurring_token: 'rt-own' });
+      // The chain fields are not hash input.
+      expect(f.hash).to.equal(
+        checkoutCallbackHash({ id: ID, orderNumber: 'order-7', orderAmount: '25.00', orderCurrency: 'EUR', orderDescription: 'Checkout order', password: PASSWORD }),
+      );
+    });
+
+    it('give a debit chain the same fields', () => {
+      expect(told([inChain('debit', initial), settled])).to.include({ type: 'debit', recurring_init_trans_id: ID, recurring_token: 'rt-own' });
+    });
+
+    it('hand out no token for an initial payment that was declined', () => {
+      const f = told([inChain('sale', initial), insufficientFunds])!;
+      expect(f).to.include({ type: 'sale', status: 'fail' });
+      expect(f).not.to.have.property('recurring_token');
+      expect(f).not.to.have.property('recurring_init_trans_id');
+    });
+
+    it('report a later charge as type=recurring naming the chain\'s first payment, success or fail', () => {
+      const link: RecurringLink = { role: 'recurring', initPaymentId: INIT_ID };
+      const ok = told([inChain('sale', link), settled])!;
+      expect(ok).to.include({ type: 'recurring', status: 'success', order_status: 'settled', recurring_init_trans_id: INIT_ID });
+      expect(ok).not.to.have.property('recurring_token');
+      expect(told([inChain('debit', link), insufficientFunds])).to.include({ type: 'recurring', status: 'fail', order_status: 'decline', reason: 'Insufficient funds' });
+    });
+
+    it('keep the operation\'s own type for a refund of a later charge', () => {
+      const op = 'a1000000-0000-4000-8000-000000000002';
+      const requested: PaymentEvent = { type: 'CreditVoidRequested', data: { paymentId: ID, operationId: op, kind: 'refund', amount: 2500, amountText: '', requestedAt: T2 } };
+      const refunded: PaymentEvent = { type: 'RefundSucceeded', data: { paymentId: ID, operationId: op, amount: 2500, refundedAt: T2 } };
+      const link: RecurringLink = { role: 'recurring', initPaymentId: INIT_ID };
+      expect(told([inChain('sale', link), settled, requested, refunded])).to.include({ type: 'refund', status: 'success', order_status: 'refund' });
+    });
+
+    it('name the schedule a payment started, with first_recurring_date, and the start date and amount only when sent', () => {
+      const schedule = { scheduleId: SCHEDULE_ID, firstDueDate: '2026-05-01', anchorDay: 1, amount: 2500, amountText: '25.00', amountSent: false };
+      const plain = told([inChain('sale', { ...initial, schedule }), settled])!;
+      expect(plain).to.include({ schedule_id: SCHEDULE_ID, first_recurring_date: '2026-05-01' });
+      expect(plain).not.to.have.property('schedule_start_date');
+      expect(plain).not.to.have.property('payment_schedule_amount');
+      const sent = { ...schedule, startDate: '2026-05-01', amount: 990, amountText: '9.90', amountSent: true };
+      expect(told([inChain('sale', { ...initial, schedule: sent }), settled])).to.include({
+        schedule_start_date: '2026-05-01',
+        payment_schedule_amount: '9.90',
+      });
+    });
+
+    it('report a scheduled payment as type=recurring with its schedule_id', () => {
+      const link: RecurringLink = { role: 'scheduled', initPaymentId: INIT_ID, scheduleId: SCHEDULE_ID, sequence: 2, dueDate: '2026-05-01' };
+      expect(told([inChain('sale', link), settled])).to.include({ type: 'recurring', recurring_init_trans_id: INIT_ID, schedule_id: SCHEDULE_ID });
+    });
   });
 });

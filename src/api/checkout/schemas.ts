@@ -150,3 +150,27 @@ export const cardCreditSchema = {
     hash,
   },
 };
+
+/**
+ * `POST /api/v1/payment/recurring` (decisions.md §1): a later charge of a chain. The currency is
+ * the first payment's, so `order.currency` is optional (and, when sent, must be that one).
+ */
+export const recurringSchema = {
+  type: 'object',
+  required: ['recurring_init_trans_id', 'recurring_token', 'order', 'hash'],
+  properties: {
+    merchant_key: { type: 'string' },
+    recurring_init_trans_id: uuid,
+    recurring_token: text(255),
+    order: {
+      type: 'object',
+      required: ['number', 'amount', 'description'],
+      properties: { number: text(255), amount, currency: { type: 'string' }, description: text(1024, 2) },
+    },
+    schedule_id: uuid,
+    schedule_start_date: date,
+    payment_schedule_amount: amount,
+    custom_data: freeObject,
+    hash,
+  },
+};

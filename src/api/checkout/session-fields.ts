@@ -6,6 +6,7 @@ import type { NewSession } from '../../application/checkout/checkout-service';
 import type { MerchantAccount } from '../../application/merchant-service';
 import type { LinkTarget, SessionAddress, SessionCustomer, SessionPayee, SessionSchedule } from '../../domain/checkout/session-events';
 import { isCurrency, parseAmount } from '../../domain/money';
+import { isCalendarDate } from '../../domain/schedule/due-dates';
 import type { CheckoutOperation } from '../../domain/payment/events';
 import { errors, type FieldError } from '../errors';
 import type { JsonBody } from './merchant-request';
@@ -16,6 +17,9 @@ export const OFFERED_METHODS: readonly string[] = ['card'];
 export const DEFAULT_SESSION_EXPIRY_MINUTES = 60;
 
 const CREDIT_ONLY = ['card_token', 'payee_first_name', 'payee_last_name', 'payee', 'payee_billing_address'] as const;
+
+/** They attach a schedule to the chain a payment starts, so they mean nothing without one. */
+const SCHEDULE_FIELDS = ['schedule_id', 'schedule_start_date', 'payment_schedule_amount'] as const;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -48,10 +52,42 @@ export function checkOrderMoney(
 }
 
 /**
- * Rules the schema cannot express. Returns the order with its amount in minor units, or throws
- * `Request data is invalid.` with every problem found.
+ * Rules of the schedule fields that need no currency (sessions and recurring requests): the
+ * others need `schedule_id`, and a first scheduled payment can only be charged after today.
  */
-export function checkSessionFields(body: JsonBody): CheckedOrder {
+export function scheduleFieldProblems(body: JsonBody, today: string): FieldError[] {
+  const b = body as Json;
+  const problems: FieldError[] = [];
+  if ((b.schedule_start_date !== undefined || b.payment_schedule_amount !== undefined) && b.schedule_id === undefined) {
+    problems.push(errors.field('schedule_id', 'This value should not be blank.'));
+  }
+  const start = b.schedule_start_date;
+  if (typeof start === 'string' && isCalendarDate(start) && start <= today) {
+    problems.push(errors.field('schedule_start_date', 'This value should be a date after today.'));
+  }
+  return problems;
+}
+
+/** `payment_schedule_amount` in the chain's currency; a field error when it is not a positive amount. */
+export function scheduleAmountOf(text: string, currency: string, problems: FieldError[]): { minor: number; text: string } | null {
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) {
+    problems.push(errors.field('payment_schedule_amount', parsed.reason));
+    return null;
+  }
+  // Zero is for a card check that starts a chain, never for the charges that follow it.
+  if (parsed.minor === 0) {
+    problems.push(errors.field('payment_schedule_amount', 'This value should be greater than 0.'));
+    return null;
+  }
+  return { minor: parsed.minor, text };
+}
+
+/**
+ * Rules the schema cannot express. Returns the order with its amount in minor units, or throws
+ * `Request data is invalid.` with every problem found. `today` is the gateway's UTC date.
+ */
+export function checkSessionFields(body: JsonBody, today: string): CheckedOrder {
   const b = body as Json;
   const problems: FieldError[] = [];
   const order = b.order as Json;
@@ -70,12 +106,15 @@ export function checkSessionFields(body: JsonBody): CheckedOrder {
       if (b[name] !== undefined) problems.push(errors.field(name, 'This field is only accepted with operation credit.'));
     }
   }
-  if ((b.schedule_start_date !== undefined || b.payment_schedule_amount !== undefined) && b.schedule_id === undefined) {
-    problems.push(errors.field('schedule_id', 'This value should not be blank.'));
+  // A payout pays the card holder: there is no chain to charge later.
+  if (b.recurring_init === true && operation === 'credit') {
+    problems.push(errors.field('recurring_init', 'This field is only accepted with operation purchase or debit.'));
+  } else if (b.recurring_init !== true && SCHEDULE_FIELDS.some((name) => b[name] !== undefined)) {
+    problems.push(errors.field('recurring_init', 'This value should be true when schedule_id, schedule_start_date or payment_schedule_amount is sent.'));
   }
+  problems.push(...scheduleFieldProblems(body, today));
   if (b.payment_schedule_amount !== undefined && isCurrency(order.currency)) {
-    const parsed = parseAmount(b.payment_schedule_amount, order.currency);
-    if (!parsed.ok) problems.push(errors.field('payment_schedule_amount', parsed.reason));
+    scheduleAmountOf(b.payment_schedule_amount, order.currency, problems);
   }
   if (problems.length || minor === null) throw errors.invalid(problems);
   return { number: order.number, amount: minor, amountText: order.amount, currency: order.currency, description: order.description };

@@ -6,7 +6,9 @@
 import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
 import type { CheckoutService, CreatedSession, NewSession } from '../../application/checkout/checkout-service';
 import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payment-service';
+import type { Clock } from '../../application/ports/clock';
 import { checkoutHash } from '../../domain/signatures';
+import { throwApiError } from '../domain-errors';
 import { errors, type FieldError } from '../errors';
 import { requireHash, type CheckoutRequest } from './merchant-request';
 import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, paymentModeAllows, scheduleEcho } from './session-fields';
@@ -14,6 +16,7 @@ import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, ne
 export interface SessionDeps {
   checkout: CheckoutService;
   notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
+  clock: Clock;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,7 +36,8 @@ async function open(deps: SessionDeps, session: NewSession, requestId: string): 
   } catch (error) {
     if (error instanceof DuplicatePaymentError) throw errors.duplicate();
     if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
-    throw error;
+    // A schedule_id the merchant does not have: `Schedule not found`.
+    throwApiError(error);
   }
   // A repeat within the window gets the original session, but never one of the other kind.
   if (created.replayed && created.session.hostedFields !== session.hostedFields) throw errors.duplicate();
@@ -42,7 +46,7 @@ async function open(deps: SessionDeps, session: NewSession, requestId: string): 
 
 /** `/api/v1/session` (`hostedFields` false) and `/api/v1/session/token` (true), schema already passed. */
 export async function createSession(deps: SessionDeps, { body, merchant, requestId }: CheckoutRequest, hostedFields: boolean) {
-  const order = checkSessionFields(body);
+  const order = checkSessionFields(body, deps.clock.now().toISOString().slice(0, 10));
   // Zero is an amount only for a card check that starts a recurring chain (spec Errors rule 5).
   if (order.amount === 0 && body.recurring_init !== true) throw errors.zeroAmount();
   requireHash(body.hash, checkoutHash([order.number, order.amountText, order.currency, order.description], merchant.password));

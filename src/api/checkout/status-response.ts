@@ -2,11 +2,13 @@
  * One payment as a Checkout status lookup reports it: the callback's vocabulary (decisions.md §3:
  * `order_status` words, `type`, masked card, `customer`), plus the fields the merchant's Protocol
  * Mapping adds to status responses (switched-on fields without a value are left out there).
+ * What it says about a recurring chain is what the payment's callbacks say (recurringFields).
  */
 import { checkoutCardToken, checkoutCustomerOf } from '../../domain/callback/checkout-callback-content';
 import { formDate } from '../../domain/callback/form-fields';
 import { cardExpirationDate, protocolMappingFields } from '../../domain/callback/protocol-mapping-fields';
-import { operationTypeOf, orderStatusOf } from '../../domain/checkout/order-status';
+import { recurringFields } from '../../domain/callback/recurring-fields';
+import { orderStatusOf, paymentTypeOf } from '../../domain/checkout/order-status';
 import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import type { ExistingPayment } from '../../domain/payment/state';
 
@@ -16,7 +18,7 @@ export function checkoutPaymentStatus(p: ExistingPayment, mapping: ProtocolMappi
     date: formDate(p.updatedAt),
     status: orderStatusOf(p.phase),
     order: { number: p.orderId, amount: p.amountText, currency: p.currency, description: p.orderDescription },
-    type: operationTypeOf(p.kind),
+    type: paymentTypeOf(p),
   };
   if (p.phase === 'declined') body.reason = p.declineReason ?? 'Declined';
   body.card = p.card.mask;
@@ -40,6 +42,7 @@ export function checkoutPaymentStatus(p: ExistingPayment, mapping: ProtocolMappi
     if (value) customer[name] = value;
   }
   if (Object.keys(customer).length) body.customer = customer;
+  for (const [name, value] of recurringFields(p, 'checkout')) body[name] = value;
   if (p.customData) body.custom_data = p.customData;
   for (const [name, value] of protocolMappingFields(p, mapping, 'status')) body[name] = value;
   return body;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { detectBrand, parseExpiry, validateCvv, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
+import { parseAmount } from '../../domain/money';
 import { checkoutCallbackHash } from '../../domain/signatures';
 import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
 import type { FormFields } from '../../domain/callback/form-fields';
@@ -24,11 +25,12 @@ import type { BrowserAttributes, PayerSnapshot, PaymentKind } from '../../domain
 import type { ExistingPayment, PayerAction, PaymentPhase } from '../../domain/payment/state';
 import { handleCommand, loadState, toNewEvent, type Decider } from '../command-handler';
 import type { MerchantAccount } from '../merchant-service';
-import { CardTokenNotFoundError, DuplicatePaymentError, type PaymentService, type SaleCard } from '../payment-service';
+import { CardTokenNotFoundError, DuplicatePaymentError, type PaymentService, type SaleCard, type ScheduleRequest } from '../payment-service';
 import type { CardVault } from '../ports/card-vault';
 import type { Clock } from '../ports/clock';
 import type { CardData } from '../ports/connector';
 import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type EventStore } from '../ports/event-store';
+import type { ScheduleService } from '../schedules/schedule-service';
 import type { PendingCardData } from './pending-card-data';
 import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
 
@@ -145,6 +147,8 @@ export interface CheckoutServiceDeps {
   /** Key of the hosted payment fields tokens. */
   tokenSecret: Buffer;
   pendingCards: PendingCardData;
+  /** The rule a `recurring_init` session's schedule_id names, read when the payer pays. */
+  schedules: Pick<ScheduleService, 'info'>;
 }
 
 const kindOf = (s: ExistingSession): PaymentKind =>
@@ -164,6 +168,8 @@ export class CheckoutService {
   async createSession(input: NewSession, correlationId: string): Promise<CreatedSession> {
     const { store, clock } = this.deps;
     if (input.cardToken && !(await this.deps.vault.retrieve(input.cardToken))) throw new CardTokenNotFoundError();
+    // `schedule_not_found` for a schedule the merchant does not have (or deleted).
+    if (input.schedule) await this.deps.schedules.info(input.merchantId, input.schedule.scheduleId);
     const sessionId = randomUUID();
     const now = clock.now();
     const metadata: EventMetadata = { correlationId, causationId: correlationId };
@@ -386,6 +392,7 @@ export class CheckoutService {
     const attempt = started.type === 'CheckoutPaymentStarted' ? started.data.attempt : session.attempts.length + 1;
     const metadata: EventMetadata = { correlationId, causationId: correlationId };
     const kind = kindOf(session);
+    const schedule = await this.chainScheduleOf(session);
     let payment: ExistingPayment;
     try {
       payment = await this.deps.payments.startCheckoutPayment(
@@ -405,6 +412,8 @@ export class CheckoutService {
           customData: session.customData,
           parameters: session.parameters,
           recurringInit: session.recurringInit,
+          ...(schedule ? { schedule } : {}),
+          cardOnFileSupport: merchant.cardOnFileSupport === true,
           // Debit callbacks always carry card_token (spec Events item 4).
           storeCard: card.kind === 'number' && (kind === 'debit' || session.reqToken || session.recurringInit),
           correlationId,
@@ -433,6 +442,32 @@ export class CheckoutService {
     // The session as appended with the attempt: no need to read it back.
     const after = events.reduce(evolveSession, session as SessionState) as ExistingSession;
     return { kind: 'done', payment, next: await this.destination(after, payment, merchant) };
+  }
+
+  /**
+   * The schedule a `recurring_init` session's chain follows, with the rule as it stands now. A
+   * schedule deleted since the session was created leaves a chain without one (the payer still
+   * pays), and a `schedule_start_date` that passed while the payer took their time gives way to
+   * the rule's own first-payment delay rather than a charge due at once.
+   */
+  private async chainScheduleOf(session: ExistingSession): Promise<ScheduleRequest | undefined> {
+    const wanted = session.schedule;
+    if (!session.recurringInit || !wanted) return undefined;
+    let rule: ScheduleRequest['rule'];
+    try {
+      rule = (await this.deps.schedules.info(session.merchantId, wanted.scheduleId)).rule;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'schedule_not_found') return undefined;
+      throw error;
+    }
+    const today = this.now().slice(0, 10);
+    const amount = wanted.paymentAmountText === undefined ? null : parseAmount(wanted.paymentAmountText, session.order.currency);
+    return {
+      scheduleId: wanted.scheduleId,
+      rule,
+      ...(wanted.startDate && wanted.startDate > today ? { startDate: wanted.startDate } : {}),
+      ...(amount?.ok ? { amount: { minor: amount.minor, text: wanted.paymentAmountText! } } : {}),
+    };
   }
 
   private pageOrOn(session: ExistingSession, payment: ExistingPayment | null): PayerDestination {

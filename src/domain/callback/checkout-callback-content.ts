@@ -4,9 +4,9 @@
  *
  * | Event | type | status | order_status |
  * |---|---|---|---|
- * | PaymentSettled | sale, debit or credit | success | settled |
+ * | PaymentSettled | sale, debit, credit or recurring | success | settled |
  * | PaymentAuthorized | sale | success | pending |
- * | PaymentDeclined | sale, debit or credit | fail | decline |
+ * | PaymentDeclined | sale, debit, credit or recurring | fail | decline |
  * | ThreeDSChallengeRequired | 3ds | waiting | 3ds |
  * | PayerRedirectRequired | redirect | waiting | redirect |
  * | CaptureSucceeded / CaptureDeclined | capture | success / fail | settled / pending |
@@ -16,12 +16,18 @@
  *
  * No callback for PaymentInitiated, the *Requested intents and PaymentOutcomeUnknown.
  * `order_amount` is always the order's amount as the merchant sent it: it is hash input.
+ *
+ * `recurring` is a chain's later charge (Checkout recurring request or scheduled payment). Every
+ * callback carries what recurringFields says of the payment's chain: a successful initial payment
+ * its own id as `recurring_init_trans_id` and its `recurring_token`, a later charge its chain's
+ * first payment, a payment that started a schedule `schedule_id` and `first_recurring_date`.
  */
 import type { ProtocolMapping } from '../merchant/protocol-mapping';
-import { operationTypeOf, orderStatusOf } from '../checkout/order-status';
+import { orderStatusOf, paymentTypeOf } from '../checkout/order-status';
 import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment } from '../payment/state';
 import {
+  chainInputOf,
   checkoutCallbackFields,
   type CheckoutCallbackStatus,
   type CheckoutCallbackType,
@@ -29,6 +35,7 @@ import {
 } from './checkout-callback';
 import type { FormFields } from './form-fields';
 import { protocolMappingFields } from './protocol-mapping-fields';
+import { recurringFields } from './recurring-fields';
 
 interface Outcome {
   type: CheckoutCallbackType;
@@ -38,7 +45,7 @@ interface Outcome {
 }
 
 function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
-  const op = operationTypeOf(after.kind);
+  const op = paymentTypeOf(after);
   switch (event.type) {
     case 'PaymentSettled':
       return { type: op, status: 'success', at: event.data.settledAt };
@@ -126,6 +133,7 @@ export function checkoutCallbackFieldsFor(
       cardToken: checkoutCardToken(after),
       customer: checkoutCustomerOf(after),
       date: outcome.at,
+      ...chainInputOf(recurringFields(after, 'checkout')),
       customData: after.customData,
       protocolMappingFields: protocolMappingFields(after, ctx.protocolMapping, 'callback'),
     },

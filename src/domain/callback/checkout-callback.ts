@@ -1,7 +1,8 @@
 /**
- * The Checkout callback (decisions.md §3). Checkout payments do not exist yet: the Checkout issue
- * builds a CheckoutCallbackInput from its payment state and sends what this returns, encoded and
- * signed like every callback (callback-encoding.ts).
+ * The Checkout callback (decisions.md §3): the ordered fields of one notification, `hash` last.
+ * checkout-callback-content.ts builds the input from a payment; callback-encoding.ts encodes and
+ * signs what this returns. The chain fields sit after `date` and before `custom_data`, where §3
+ * lists them; they are not hash input.
  */
 import { checkoutCallbackHash } from '../signatures';
 import { flattenField, formDate, type FormFields } from './form-fields';
@@ -64,14 +65,28 @@ export interface CheckoutCallbackInput {
   customer?: CheckoutCustomer;
   /** ISO-8601 instant of the state change; sent as `YYYY-MM-DD HH:MM:SS` UTC. */
   date: string;
+  /** The chain's first payment (the payment itself once it succeeded as one). */
   recurringInitTransId?: string;
   recurringToken?: string;
   scheduleId?: string;
+  scheduleStartDate?: string;
+  /** Sent only when the merchant sent `payment_schedule_amount`. */
+  paymentScheduleAmount?: string;
+  /** Due date of the chain's first automatic charge. */
+  firstRecurringDate?: string;
   /** Of the latest request that carried it (a recurring request's own, not the initial payment's). */
   customData?: Record<string, unknown> | null;
   /** Protocol Mapping fields, as protocolMappingFields(..., 'callback') gives them. */
   protocolMappingFields?: FormFields;
 }
+
+export type ChainFieldKey =
+  | 'recurringInitTransId'
+  | 'recurringToken'
+  | 'scheduleId'
+  | 'scheduleStartDate'
+  | 'paymentScheduleAmount'
+  | 'firstRecurringDate';
 
 const CUSTOMER_FIELDS: ReadonlyArray<[keyof CheckoutCustomer, string]> = [
   ['name', 'customer_name'],
@@ -85,6 +100,25 @@ const CUSTOMER_FIELDS: ReadonlyArray<[keyof CheckoutCustomer, string]> = [
   ['phone', 'customer_phone'],
   ['ip', 'customer_ip'],
 ];
+
+const CHAIN_FIELDS: ReadonlyArray<[ChainFieldKey, string]> = [
+  ['recurringInitTransId', 'recurring_init_trans_id'],
+  ['recurringToken', 'recurring_token'],
+  ['scheduleId', 'schedule_id'],
+  ['scheduleStartDate', 'schedule_start_date'],
+  ['paymentScheduleAmount', 'payment_schedule_amount'],
+  ['firstRecurringDate', 'first_recurring_date'],
+];
+
+/** The chain's fields as recurringFields(payment, 'checkout') names them, as callback input. */
+export function chainInputOf(named: ReadonlyArray<[string, string]>): Pick<CheckoutCallbackInput, ChainFieldKey> {
+  const input: Pick<CheckoutCallbackInput, ChainFieldKey> = {};
+  for (const [key, name] of CHAIN_FIELDS) {
+    const value = named.find(([n]) => n === name)?.[1];
+    if (value !== undefined) input[key] = value;
+  }
+  return input;
+}
 
 /** Ordered form fields of a Checkout callback, `hash` last. Absent optional values are left out. */
 export function checkoutCallbackFields(input: CheckoutCallbackInput, password: string): FormFields {
@@ -108,9 +142,10 @@ export function checkoutCallbackFields(input: CheckoutCallbackInput, password: s
     if (value) fields.push([name, value]);
   }
   fields.push(['date', formDate(input.date)]);
-  if (input.recurringInitTransId) fields.push(['recurring_init_trans_id', input.recurringInitTransId]);
-  if (input.recurringToken) fields.push(['recurring_token', input.recurringToken]);
-  if (input.scheduleId) fields.push(['schedule_id', input.scheduleId]);
+  for (const [key, name] of CHAIN_FIELDS) {
+    const value = input[key];
+    if (value) fields.push([name, value]);
+  }
   if (input.customData) flattenField('custom_data', input.customData, fields);
   if (input.protocolMappingFields) fields.push(...input.protocolMappingFields);
   fields.push([

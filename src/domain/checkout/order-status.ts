@@ -3,8 +3,9 @@
  * status responses, and the operation `type` a payment kind is reported as.
  */
 import type { CheckoutCallbackType, CheckoutOrderStatus } from '../callback/checkout-callback';
+import { isChainCharge } from '../callback/recurring-fields';
 import type { PaymentKind } from '../payment/events';
-import type { PaymentPhase } from '../payment/state';
+import type { ExistingPayment, PaymentPhase } from '../payment/state';
 
 export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
   switch (phase) {
@@ -50,4 +51,12 @@ export function operationTypeOf(kind: PaymentKind): CheckoutCallbackType {
       return unreachable;
     }
   }
+}
+
+/**
+ * The `type` a payment's own outcome (and its status lookup) is reported as: a chain's later
+ * charge, merchant- or scheduler-initiated, is `recurring` whether the chain is of sales or debits.
+ */
+export function paymentTypeOf(p: ExistingPayment): CheckoutCallbackType {
+  return isChainCharge(p) ? 'recurring' : operationTypeOf(p.kind);
 }
