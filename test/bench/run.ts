@@ -13,6 +13,8 @@
  *    payment's `PaymentSettled` append to its callback's arrival.
  * 5. Replay: a fresh SQLite store seeded with BENCH_REPLAY_EVENTS events, then a full rebuild of
  *    every projection (`replay.ts`).
+ * 6. Scheduled payments: BENCH_SCHEDULED_CHAINS (10,000) recurring chains falling due at once, and
+ *    one scheduler run making all of them (`scheduled.ts`), reported as payments/s.
  * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
  * Each server gets a warm-up run first; only the second run is measured.
  *
@@ -43,6 +45,7 @@ import { runLoad, saleBodyFactory, type LoadSummary } from './load';
 import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
 import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
+import { benchScheduled } from './scheduled';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
 
 const MAX_ERROR_RATE = 0.001;
@@ -332,6 +335,8 @@ async function main(): Promise<number> {
     profileDir: settings.profileDir && path.join(settings.profileDir, 'replay'),
     log,
   });
+  log();
+  const scheduled = await benchScheduled({ chains: envInt('BENCH_SCHEDULED_CHAINS', 10_000, 1, 1_000_000), log });
   const baselineBodyBytes = Buffer.byteLength(baselineBodies.sample());
 
   const ratio = baseline.requestsPerSec > 0 ? sale.load.requestsPerSec / baseline.requestsPerSec : 0;
@@ -367,6 +372,10 @@ async function main(): Promise<number> {
     `  session creation (POST /api/v1/session): ${session.load.requestsPerSec.toFixed(0)} req/s, ` +
       `${sessionRatio.toFixed(3)} of the baseline, p50 ${session.load.latencyMs.p50} ms, p99 ${session.load.latencyMs.p99} ms ` +
       `(${session.bodyBytes}-byte JSON bodies)`,
+  );
+  log(
+    `  scheduled payments: ${scheduled.paymentsPerSecond} payments/s with ${scheduled.chains} chains due at once ` +
+      `(${sale.load.requestsPerSec > 0 ? (scheduled.paymentsPerSecond / sale.load.requestsPerSec).toFixed(3) : '-'} of the SALE rate over HTTP)`,
   );
   log();
   const tRows = [
@@ -434,6 +443,10 @@ async function main(): Promise<number> {
       drainMs: callbacks.drainMs,
     },
     replay: { ...replay, profile: replay.profile && path.relative(REPO_ROOT, replay.profile) },
+    scheduledPayments: {
+      ...scheduled,
+      paymentsPerSecondOverSaleRequestsPerSecond: sale.load.requestsPerSec > 0 ? round(scheduled.paymentsPerSecond / sale.load.requestsPerSec, 3) : null,
+    },
     targets,
     cpuProfile: profileSummary && {
       file: path.relative(REPO_ROOT, profileSummary.file),
