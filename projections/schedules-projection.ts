@@ -153,7 +153,7 @@ export function schedulesProjection(): Projection {
           const d = e.data as PaymentInitiated['data'];
           const schedule = d.recurring!.schedule!;
           if (chains.has(d.paymentId)) continue;
-          chains.set(d.paymentId, {
+          const row: ChainRow = {
             chain_id: d.paymentId,
             merchant_id: d.merchantId,
             schedule_id: schedule.scheduleId,
@@ -168,7 +168,10 @@ export function schedulesProjection(): Projection {
             payments_skipped: 0,
             started_at: d.initiatedAt,
             updated_at: d.initiatedAt,
-          });
+          };
+          // A schedule deleted or descheduled before this payment was projected: due now, to end it.
+          const known = schedules.get(schedule.scheduleId);
+          chains.set(d.paymentId, known ? { ...row, next_due_date: nextDue(row, known) } : row);
           changedChains.add(d.paymentId);
         }
       }

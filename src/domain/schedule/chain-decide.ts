@@ -4,13 +4,14 @@
  *
  * In order: an ended chain does nothing; a deleted schedule, a deschedule or a failed starting
  * payment ends it; a starting payment still undecided makes it wait; after the last payment it
- * completes; a date not yet due waits; a date due while the schedule is (or was) paused is
- * skipped; otherwise the due payment is charged. Each call decides one step, so a scheduler that
+ * completes; a date not yet due waits; a date at or before one the chain already passed (the
+ * interval was shortened) or due while the schedule is (or was) paused is skipped; otherwise the
+ * due payment is charged. Each call decides one step, so a scheduler that
  * catches up walks the dates in order.
  */
 import type { ChainSchedule } from '../payment/events';
 import { dueDateOf } from './due-dates';
-import type { ChainEndReason, ChainEvent } from './chain-events';
+import type { ChainEndReason, ChainEvent, SkipReason } from './chain-events';
 import { pausedAt, type ExistingSchedule } from './schedule-state';
 
 export interface ChainState {
@@ -19,16 +20,18 @@ export interface ChainState {
   ended: ChainEndReason | null;
   /** The latest claimed payment, so a restart can finish one whose payment was never written. */
   lastPaymentId: string | null;
+  /** Due date of the last date charged or skipped. Optional: absent in states folded before it existed. */
+  lastDueDate?: string | null;
 }
 
-export const initialChainState = (): ChainState => ({ lastSequence: 0, ended: null, lastPaymentId: null });
+export const initialChainState = (): ChainState => ({ lastSequence: 0, ended: null, lastPaymentId: null, lastDueDate: null });
 
 export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
   switch (event.type) {
     case 'ScheduledPaymentStarted':
-      return { ...state, lastSequence: event.data.sequence, lastPaymentId: event.data.paymentId };
+      return { ...state, lastSequence: event.data.sequence, lastPaymentId: event.data.paymentId, lastDueDate: event.data.dueDate };
     case 'ScheduledPaymentSkipped':
-      return { ...state, lastSequence: event.data.sequence };
+      return { ...state, lastSequence: event.data.sequence, lastDueDate: event.data.dueDate };
     case 'ScheduledChainEnded':
       return { ...state, ended: event.data.reason };
     default: {
@@ -51,7 +54,7 @@ export type ChainStep =
   | { kind: 'none' }
   | { kind: 'wait'; until: string | null }
   | { kind: 'charge'; sequence: number; dueDate: string }
-  | { kind: 'skip'; sequence: number; dueDate: string }
+  | { kind: 'skip'; sequence: number; dueDate: string; reason: SkipReason }
   | { kind: 'end'; reason: ChainEndReason };
 
 /** Midnight UTC of a due date: the moment it falls due. */
@@ -68,7 +71,9 @@ export function nextChainStep(chain: ChainState, schedule: ExistingSchedule, sou
   const dueDate = dueDateOf(schedule.rule, source.schedule, sequence);
   const due = dueInstant(dueDate);
   if (due > now) return { kind: 'wait', until: due };
-  if (schedule.status === 'paused' || pausedAt(schedule, due)) return { kind: 'skip', sequence, dueDate };
+  // A shorter interval set mid-chain moves dates behind the chain: they are passed, never charged in a burst.
+  if (chain.lastDueDate && dueDate <= chain.lastDueDate) return { kind: 'skip', sequence, dueDate, reason: 'schedule_changed' };
+  if (schedule.status === 'paused' || pausedAt(schedule, due)) return { kind: 'skip', sequence, dueDate, reason: 'schedule_paused' };
   return { kind: 'charge', sequence, dueDate };
 }
 
@@ -86,7 +91,7 @@ export function chainEventsFor(
       return [{ type: 'ScheduledPaymentStarted', data: { chainId, scheduleId, sequence: step.sequence, dueDate: step.dueDate, paymentId, startedAt: now } }];
     case 'skip':
       return [
-        { type: 'ScheduledPaymentSkipped', data: { chainId, scheduleId, sequence: step.sequence, dueDate: step.dueDate, reason: 'schedule_paused', skippedAt: now } },
+        { type: 'ScheduledPaymentSkipped', data: { chainId, scheduleId, sequence: step.sequence, dueDate: step.dueDate, reason: step.reason, skippedAt: now } },
       ];
     case 'end':
       return [{ type: 'ScheduledChainEnded', data: { chainId, scheduleId, reason: step.reason, endedAt: now } }];

@@ -12,7 +12,11 @@ export interface ScheduledPaymentStarted {
   data: { chainId: string; scheduleId: string; sequence: number; dueDate: string; paymentId: string; startedAt: string };
 }
 
-export type SkipReason = 'schedule_paused';
+/**
+ * `schedule_paused`: due while the schedule was paused. `schedule_changed`: an update of the
+ * interval put the date at or before one the chain already passed; such dates are not charged.
+ */
+export type SkipReason = 'schedule_paused' | 'schedule_changed';
 
 /** A due date passed without a charge, and why: kept so the chain's history explains every date. */
 export interface ScheduledPaymentSkipped {

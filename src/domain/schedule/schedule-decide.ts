@@ -1,7 +1,9 @@
 /**
- * The schedule decider. Pure: ids and time come in as data. Repeating a pause, a run or a
- * deschedule decides nothing new, so merchants may safely retry them.
+ * The schedule decider. Pure: ids and time come in as data. Repeating a pause, a run or an
+ * update to the current values decides nothing new, so merchants may safely retry them. A
+ * deschedule of every chain is recorded each time: it also stops chains started since the last one.
  */
+import { canonicalJson } from '../audit/canonical-json';
 import { DomainError } from '../errors';
 import type { ScheduleRule } from './due-dates';
 import type { ScheduleChanges, ScheduleEvent } from './schedule-events';
@@ -49,7 +51,8 @@ function changedOnly(s: ExistingSchedule, changes: ScheduleChanges): ScheduleCha
   const current: Record<string, unknown> = { name: s.name, ...s.rule };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(changes)) {
-    if (value !== undefined && JSON.stringify(current[key]) !== JSON.stringify(value)) out[key] = value;
+    // Key order is not meaning: a stored rule may come back with its keys reordered (jsonb).
+    if (value !== undefined && canonicalJson(current[key]) !== canonicalJson(value)) out[key] = value;
   }
   return out as ScheduleChanges;
 }
