@@ -27,14 +27,15 @@ export async function clockCommand(p: Parsed): Promise<number> {
       }
       if (ms === null) {
         await g.testClock.sync();
-        const shown = { now: g.clock.now().toISOString(), offset_ms: g.clock.now().getTime() - Date.now() };
+        const now = g.clock.now();
+        const shown = { now: now.toISOString(), offset_ms: now.getTime() - Date.now() };
         print(shown, json, () => `Gateway time: ${shown.now} (${formatOffset(shown.offset_ms)} ahead of real time)`);
         return 0;
       }
       const moved = await g.testClock.advance(ms);
       print(moved, json, () =>
         [
-          `Gateway time moved from ${moved.from} to ${moved.to} (${formatOffset(moved.offsetMs)} ahead of real time).`,
+          `Gateway time moved ${formatOffset(Date.parse(moved.to) - Date.parse(moved.from))} forward, from ${moved.from} to ${moved.to}.`,
           `Stopped at ${moved.stops} due date(s): ${moved.charged} scheduled payment(s) made, ${moved.skipped} date(s) skipped, ${moved.ended} chain(s) ended.`,
         ].join('\n'),
       );
