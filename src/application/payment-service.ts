@@ -213,25 +213,10 @@ export class PaymentService {
   /** RECURRING_SALE, RECURRING_DEBIT and Checkout recurring: a new payment of the stored card, without the payer. */
   async recurringPayment(chain: RecurringChain, request: RecurringRequest): Promise<SaleResult> {
     return this.sale({
-      merchantId: request.merchantId,
+      ...chainCharge(chain, request),
       channel: request.channel,
-      kind: request.kind,
-      orderId: request.orderId,
-      orderDescription: request.orderDescription,
-      currency: chain.currency,
-      amount: request.amount,
-      amountText: request.amountText,
-      card: { kind: 'token', token: chain.card.token! },
-      payer: chain.payer,
-      termUrl3ds: null,
       notificationUrl: chain.notificationUrl,
       customData: request.customData,
-      parameters: null,
-      recurringInit: false,
-      storeCard: false,
-      correlationId: request.correlationId,
-      cardSource: chainCardSource(chain),
-      payerPresent: false,
       link: { role: 'recurring', initPaymentId: chain.paymentId },
       ...(request.schedule ? { schedule: request.schedule } : {}),
       chain,
@@ -251,24 +236,9 @@ export class PaymentService {
     const { chain } = request;
     return this.begin(
       {
-        merchantId: chain.merchantId,
-        kind: request.kind,
-        orderId: request.orderId,
-        orderDescription: request.orderDescription,
-        currency: chain.currency,
-        amount: request.amount,
-        amountText: request.amountText,
-        card: { kind: 'token', token: chain.card.token! },
-        payer: chain.payer,
-        termUrl3ds: null,
+        ...chainCharge(chain, request),
         notificationUrl: request.notificationUrl,
         customData: null,
-        parameters: null,
-        recurringInit: false,
-        storeCard: false,
-        correlationId: request.correlationId,
-        cardSource: chainCardSource(chain),
-        payerPresent: false,
         link: {
           role: 'scheduled',
           initPaymentId: chain.paymentId,
@@ -681,8 +651,34 @@ function chainSchedule(schedule: ScheduleRequest, request: { amount: number; amo
   };
 }
 
-/** Later charges sign their callbacks the way the chain's first payment did. */
-const chainCardSource = (chain: ExistingPayment): CardSource => chain.cardSource ?? 'card_number';
+/**
+ * What every later charge of a chain shares: the chain's stored card, payer and currency, no payer
+ * present, and callbacks signed the way the chain's first payment's were.
+ */
+function chainCharge(
+  chain: RecurringChain,
+  request: { kind: PaymentKind; orderId: string; orderDescription: string; amount: number; amountText: string; correlationId: string },
+) {
+  return {
+    merchantId: chain.merchantId,
+    kind: request.kind,
+    orderId: request.orderId,
+    orderDescription: request.orderDescription,
+    currency: chain.currency,
+    amount: request.amount,
+    amountText: request.amountText,
+    card: { kind: 'token' as const, token: chain.card.token! },
+    payer: chain.payer,
+    termUrl3ds: null,
+    parameters: null,
+    recurringInit: false,
+    storeCard: false,
+    correlationId: request.correlationId,
+    cardSource: chain.cardSource ?? ('card_number' as CardSource),
+    payerPresent: false,
+    chain,
+  };
+}
 
 /** What the connector is told about stored-card use (card-on-file discriminators). */
 function cardOnFileRequest(request: InternalSale, link: RecurringLink | undefined): { cardOnFile?: CardOnFileRequest } {

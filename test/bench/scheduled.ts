@@ -7,7 +7,7 @@
  * Part of `npm run bench`; alone: `tsx test/bench/scheduled.ts`.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children';
 
 const CHILD_FLAG = '--scheduled-child';
@@ -27,6 +27,7 @@ export interface ScheduledFigures {
 async function child(): Promise<void> {
   const { buildGateway } = await import('../../src/composition');
   const { loadConfig } = await import('../../src/config');
+  const { startChain } = await import('../support/recurring-chains');
   const chains = Number(process.env.BENCH_SCHEDULED_CHAINS ?? 10_000);
   let offset = 0;
   const clock = { now: () => new Date(Date.now() + offset) };
@@ -49,34 +50,20 @@ async function child(): Promise<void> {
       Array.from({ length: 64 }, async () => {
         while (next < chains) {
           next++;
-          await g.payments.sale({
-            merchantId: merchant.merchant_id,
-            kind: 'sale',
-            orderId: `bench-${randomUUID()}`,
-            orderDescription: 'Subscription',
-            currency: 'EUR',
-            amount: 999,
-            amountText: '9.99',
-            card: { kind: 'number', number: '4111111111111111', expMonth: '01', expYear: '2038', cvv: '123' },
-            payer: { email: 'payer@example.com' },
-            termUrl3ds: null,
-            notificationUrl: null,
-            customData: null,
-            parameters: null,
-            recurringInit: true,
-            storeCard: true,
-            correlationId: randomUUID(),
-            schedule: { scheduleId: schedule.scheduleId, rule: schedule.rule },
-          });
+          await startChain(g, merchant.merchant_id, { scheduleId: schedule.scheduleId });
         }
       }),
     );
     const seedSeconds = (performance.now() - seedStart) / 1000;
     await g.projector!.catchUp();
+    // As in `npm start` (projector on a thread of its own) or the scheduler role (projector in
+    // another process): the scheduler's event loop is its own during the run.
+    await g.projector!.stop();
     offset = 2 * 86_400_000; // every chain's first automatic payment is now due
     const runStart = performance.now();
     const run = await g.scheduler.runDue();
     const runSeconds = (performance.now() - runStart) / 1000;
+    await g.projector!.start();
     await g.projector!.catchUp();
     const row = await g.readDb
       .selectFrom('payments')

@@ -19,6 +19,14 @@ const common = {
   hash: { type: 'string', minLength: 32, maxLength: 40, pattern: '^[0-9a-fA-F]+$' },
 };
 
+/** The order of a SALE and of a recurring charge. */
+const orderFields = {
+  order_id: text(255),
+  order_amount: decimal,
+  order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+  order_description: text(1024),
+};
+
 export const saleSchema = {
   type: 'object',
   required: [
@@ -35,10 +43,7 @@ export const saleSchema = {
   ],
   properties: {
     ...common,
-    order_id: text(255),
-    order_amount: decimal,
-    order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    order_description: text(1024),
+    ...orderFields,
     card_number: { type: 'string', pattern: '^[0-9]{12,19}$' },
     card_exp_month: { type: 'string', pattern: '^(0?[1-9]|1[0-2])$' },
     card_exp_year: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$' },
@@ -83,10 +88,7 @@ export const recurringSchema = {
   required: ['client_key', 'order_id', 'order_amount', 'order_description', 'recurring_first_trans_id', 'recurring_token', 'hash'],
   properties: {
     ...common,
-    order_id: text(255),
-    order_amount: decimal,
-    order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
-    order_description: text(1024),
+    ...orderFields,
     recurring_first_trans_id: uuid,
     recurring_token: text(255),
     custom_data: flatObject,

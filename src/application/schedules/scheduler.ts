@@ -17,13 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import { paymentStreamId } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
-import { chainEventsFor, nextChainStep, type ChainSource, type ChainState } from '../../domain/schedule/chain-decide';
+import { chainEventsFor, evolveChain, nextChainStep, type ChainSource, type ChainState } from '../../domain/schedule/chain-decide';
 import { CHAIN_EVENT_SCHEMA_VERSION, chainStreamId, type ScheduledPaymentStarted } from '../../domain/schedule/chain-events';
 import { scheduleStreamId } from '../../domain/schedule/schedule-events';
 import type { ExistingSchedule } from '../../domain/schedule/schedule-state';
 import { loadState, toNewEvent } from '../command-handler';
 import { chainFold, paymentDecider, scheduleDecider } from '../deciders';
-import type { PaymentService, RecurringChain } from '../payment-service';
+import type { PaymentService, RecurringChain, ScheduledPaymentRequest } from '../payment-service';
+import type { ChainSchedule } from '../../domain/payment/events';
 import type { Clock } from '../ports/clock';
 import { NO_STREAM, WrongExpectedVersionError, exactly, type EventStore, type StoredEvent } from '../ports/event-store';
 import type { Logger } from '../ports/logger';
@@ -38,7 +39,7 @@ export interface SchedulerOptions {
   clock: Clock;
   logger: Logger;
   due: DueChainSource;
-  /** Chains advanced at once. Default 16. */
+  /** Chains advanced at once. Default 32. */
   concurrency?: number;
   /** Due chains read per query. Default 500. */
   batchSize?: number;
@@ -83,7 +84,7 @@ export class Scheduler {
       const rows = (await this.options.due.dueChains(today, batchSize + seen.size)).filter((r) => !seen.has(r.chainId));
       if (rows.length === 0) return total;
       for (const row of rows) seen.add(row.chainId);
-      await forEachLimited(rows, this.options.concurrency ?? 16, async (row) => {
+      await forEachLimited(rows, this.options.concurrency ?? 32, async (row) => {
         try {
           const run = await this.advanceChain(row.chainId);
           total.charged += run.charged;
@@ -100,42 +101,32 @@ export class Scheduler {
   async advanceChain(chainId: string): Promise<SchedulerRun> {
     const run: SchedulerRun = { charged: 0, skipped: 0, ended: 0 };
     const { store, clock } = this.options;
+    // The schedule and the chain's payments are read once per look: a pause recorded during it
+    // takes effect at the next look, a second later at most.
+    const context = await this.contextOf(chainId);
+    if (!context) return run;
     const streamId = chainStreamId(chainId);
     let conflicts = 0;
+    // What this look appended is folded in place; the stream is read again only after a conflict.
+    let loaded: { state: ChainState; version: bigint | null } | null = null;
     for (let steps = 0; steps < MAX_STEPS_PER_CHAIN; steps++) {
-      const loaded = await loadState(store, streamId, chainFold);
-      const context = await this.contextOf(chainId);
-      if (!context) return run;
-      const { schedule, source, chain } = context;
-      if (steps === 0) await this.finishInterruptedClaim(loaded.state, loaded.events, chain, source);
+      if (!loaded) {
+        const read = await loadState(store, streamId, chainFold);
+        if (steps === 0) await this.finishInterruptedClaim(context, read.state, read.events);
+        loaded = read;
+      }
       const now = clock.now().toISOString();
-      const step = nextChainStep(loaded.state, schedule, source, now);
+      const step = nextChainStep(loaded.state, context.schedule, context.source, now);
       if (step.kind === 'none' || step.kind === 'wait') return run;
       const paymentId = randomUUID();
       const metadata = { correlationId: `schedule-${chainId}`, causationId: `schedule-${chainId}` };
-      const events = chainEventsFor(step, { chainId, scheduleId: schedule.scheduleId, paymentId, now }).map((e) =>
-        toNewEvent(e, CHAIN_EVENT_SCHEMA_VERSION, metadata),
-      );
+      const decided = chainEventsFor(step, { chainId, scheduleId: context.schedule.scheduleId, paymentId, now });
+      const events = decided.map((e) => toNewEvent(e, CHAIN_EVENT_SCHEMA_VERSION, metadata));
       const expected = loaded.version === null ? NO_STREAM : exactly(loaded.version);
       try {
         if (step.kind === 'charge') {
-          await this.options.payments.startScheduledPayment(
-            {
-              paymentId,
-              chain,
-              kind: chain.kind === 'debit' ? 'debit' : 'sale',
-              orderId: source.payment.orderId,
-              orderDescription: source.payment.orderDescription,
-              amount: source.chain.schedule.amount,
-              amountText: source.chain.schedule.amountText,
-              scheduleId: schedule.scheduleId,
-              sequence: step.sequence,
-              dueDate: step.dueDate,
-              notificationUrl: source.payment.notificationUrl,
-              correlationId: `schedule-${chainId}-${step.sequence}`,
-            },
-            { streamId, events, expected },
-          );
+          const claim = { paymentId, scheduleId: context.schedule.scheduleId, sequence: step.sequence, dueDate: step.dueDate };
+          await this.options.payments.startScheduledPayment(scheduledPaymentOf(context, claim), { streamId, events, expected });
           run.charged++;
         } else {
           await store.append(streamId, events, expected);
@@ -144,17 +135,22 @@ export class Scheduler {
         }
       } catch (error) {
         // Another scheduler took this step first: read again and go on from there.
-        if (error instanceof WrongExpectedVersionError && error.streamId === streamId && ++conflicts <= MAX_CONFLICTS) continue;
+        if (error instanceof WrongExpectedVersionError && error.streamId === streamId && ++conflicts <= MAX_CONFLICTS) {
+          loaded = null;
+          continue;
+        }
         throw error;
       }
+      loaded = {
+        state: decided.reduce(evolveChain, loaded.state),
+        version: (loaded.version === null ? -1n : loaded.version) + BigInt(decided.length),
+      };
     }
     return run;
   }
 
   /** The chain's schedule, the payment that started it and the chain's first payment; null when not a chain. */
-  private async contextOf(
-    chainId: string,
-  ): Promise<{ schedule: ExistingSchedule; source: ChainSource & { payment: ExistingPayment; chain: NonNullable<ExistingPayment['recurring']> & { schedule: NonNullable<NonNullable<ExistingPayment['recurring']>['schedule']> } }; chain: RecurringChain } | null> {
+  private async contextOf(chainId: string): Promise<ChainContext | null> {
     const { store } = this.options;
     const { state: started } = await loadState(store, paymentStreamId(chainId), paymentDecider);
     const link = started.exists ? started.recurring : undefined;
@@ -167,19 +163,17 @@ export class Scheduler {
       if (!state.exists) return null;
       first = state;
     }
-    const succeeded = link.role === 'initial' ? Boolean(started.recurringToken) : ['settled', 'authorized', 'refunded', 'voided', 'reversed'].includes(started.phase);
-    const failed = started.phase === 'declined';
+    const succeeded = link.role === 'initial' ? Boolean(started.recurringToken) : SUCCEEDED_PHASES.has(started.phase);
     return {
       schedule,
       source: {
         paymentId: chainId,
-        outcome: succeeded ? 'succeeded' : failed ? 'failed' : 'undecided',
+        outcome: succeeded ? 'succeeded' : started.phase === 'declined' ? 'failed' : 'undecided',
         schedule: link.schedule,
         startedAt: started.initiatedAt,
-        payment: started,
-        chain: { ...link, schedule: link.schedule },
       },
-      chain: first as RecurringChain,
+      started: started as ChainContext['started'],
+      first: first as RecurringChain,
     };
   }
 
@@ -188,39 +182,51 @@ export class Scheduler {
    * claimed due date without its payment. It is written now, with the claimed id, before the
    * chain moves on; the payment stream's own no-stream check keeps it single.
    */
-  private async finishInterruptedClaim(
-    state: ChainState,
-    events: StoredEvent[],
-    chain: RecurringChain,
-    source: { payment: ExistingPayment; chain: { schedule: { amount: number; amountText: string } } },
-  ): Promise<void> {
+  private async finishInterruptedClaim(context: ChainContext, state: ChainState, events: StoredEvent[]): Promise<void> {
     if (!state.lastPaymentId || (await this.options.payments.paymentExists(state.lastPaymentId))) return;
     const claim = [...events].reverse().find((e) => e.type === 'ScheduledPaymentStarted');
     if (!claim) return;
-    const d = claim.data as ScheduledPaymentStarted['data'];
     try {
-      await this.options.payments.startScheduledPayment(
-        {
-          paymentId: d.paymentId,
-          chain,
-          kind: chain.kind === 'debit' ? 'debit' : 'sale',
-          orderId: source.payment.orderId,
-          orderDescription: source.payment.orderDescription,
-          amount: source.chain.schedule.amount,
-          amountText: source.chain.schedule.amountText,
-          scheduleId: d.scheduleId,
-          sequence: d.sequence,
-          dueDate: d.dueDate,
-          notificationUrl: source.payment.notificationUrl,
-          correlationId: `schedule-${d.chainId}-${d.sequence}`,
-        },
-        null,
-      );
+      await this.options.payments.startScheduledPayment(scheduledPaymentOf(context, claim.data as ScheduledPaymentStarted['data']), null);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) return; // another scheduler finished it
       throw error;
     }
   }
+}
+
+/** Phases of a payment that went through (a later refund or void does not undo the chain). */
+const SUCCEEDED_PHASES: ReadonlySet<string> = new Set(['settled', 'authorized', 'refunded', 'voided', 'reversed']);
+
+interface ChainContext {
+  schedule: ExistingSchedule;
+  source: ChainSource;
+  /** The payment that started the schedule: its order, amount and notification URL are the chain's. */
+  started: ExistingPayment & { recurring: { schedule: ChainSchedule } };
+  /** The chain's first payment: its stored card and token. */
+  first: RecurringChain;
+}
+
+/** The automatic payment of one claimed due date. */
+function scheduledPaymentOf(
+  context: ChainContext,
+  claim: { paymentId: string; scheduleId: string; sequence: number; dueDate: string },
+): ScheduledPaymentRequest {
+  const { started, first } = context;
+  return {
+    paymentId: claim.paymentId,
+    chain: first,
+    kind: first.kind === 'debit' ? 'debit' : 'sale',
+    orderId: started.orderId,
+    orderDescription: started.orderDescription,
+    amount: started.recurring.schedule.amount,
+    amountText: started.recurring.schedule.amountText,
+    scheduleId: claim.scheduleId,
+    sequence: claim.sequence,
+    dueDate: claim.dueDate,
+    notificationUrl: started.notificationUrl,
+    correlationId: `schedule-${started.paymentId}-${claim.sequence}`,
+  };
 }
 
 async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
