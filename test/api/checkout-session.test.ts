@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { checkoutSessionStreamId } from '../../src/domain/checkout/session-events';
 import { orderStreamId } from '../../src/domain/order/order-reservation';
+import { addInterval } from '../../src/domain/schedule/due-dates';
 import { postJson, sessionBody, sessionHash, type Json } from '../support/checkout-client';
 import { storedCardToken } from '../support/checkout-payments';
 import { UUID_RE, forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
@@ -107,8 +108,14 @@ forEachStore('Checkout API: session creation', (h) => {
       const res = await postJson(h(), '/api/v1/session', body);
 
       expect(res.status, res.text).to.equal(200);
-      expect(res.body).to.include({ redirect_method: 'GET', schedule_id: SCHEDULE_ID, schedule_start_date: '2030-01-15', payment_schedule_amount: '5.25' });
-      expect(res.body).not.to.have.property('first_recurring_date');
+      expect(res.body).to.include({
+        redirect_method: 'GET',
+        schedule_id: SCHEDULE_ID,
+        schedule_start_date: '2030-01-15',
+        payment_schedule_amount: '5.25',
+        // schedule_start_date is the first automatic payment's date.
+        first_recurring_date: '2030-01-15',
+      });
       const [created] = await sessionEvents(h(), res.body.redirect_url);
       expect(created.data).to.deep.include({
         auth: true,
@@ -373,7 +380,9 @@ forEachStore('Checkout API: session creation', (h) => {
       const res = await postJson(h(), '/api/v1/session/token', JSON.parse(JSON.stringify(body)));
       expect(res.status, res.text).to.equal(200);
       expect(res.body.token).to.be.a('string').and.not.be.empty;
-      expect(res.body).to.include({ schedule_id: SCHEDULE_ID });
+      // Monthly, no delay: a month after today, if the payer pays today.
+      const today = h().gateway.clock.now().toISOString().slice(0, 10);
+      expect(res.body).to.include({ schedule_id: SCHEDULE_ID, first_recurring_date: addInterval(today, 1, 'month') });
       expect(res.body).not.to.have.property('redirect_url');
       const session = await h().gateway.checkout.sessionByToken(res.body.token);
       expect(session).to.deep.include({ hostedFields: true, operation: 'purchase', merchantId: merchant.merchant_id });

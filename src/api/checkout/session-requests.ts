@@ -7,6 +7,8 @@ import type { NotificationUrlCheck } from '../../application/callbacks/notificat
 import type { CheckoutService, CreatedSession, NewSession } from '../../application/checkout/checkout-service';
 import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payment-service';
 import type { Clock } from '../../application/ports/clock';
+import type { ScheduleService } from '../../application/schedules/schedule-service';
+import { anchorChain } from '../../domain/schedule/due-dates';
 import { checkoutHash } from '../../domain/signatures';
 import { throwApiError } from '../domain-errors';
 import { errors, type FieldError } from '../errors';
@@ -17,6 +19,7 @@ export interface SessionDeps {
   checkout: CheckoutService;
   notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
   clock: Clock;
+  schedules: Pick<ScheduleService, 'info'>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,7 +57,7 @@ export async function createSession(deps: SessionDeps, { body, merchant, request
   if (!paymentModeAllows(merchant, session.operation, session.auth)) throw errors.actionNotSupported();
   await refuseUnreachable(deps, session.notificationUrl);
   const created = await open(deps, session, requestId);
-  const schedule = scheduleEcho(created.session.schedule);
+  const schedule = { ...scheduleEcho(created.session.schedule), ...(await firstRecurringDate(deps, created)) };
   return hostedFields ? { token: created.token, ...schedule } : { redirect_url: created.redirectUrl, redirect_method: 'GET', ...schedule };
 }
 
@@ -102,4 +105,17 @@ export async function createCardCredit(deps: SessionDeps, { body, merchant, requ
   await refuseUnreachable(deps, session.notificationUrl);
   const created = await open(deps, session, requestId);
   return { redirect_url: created.redirectUrl, redirect_method: 'GET' };
+}
+
+/**
+ * `first_recurring_date` of a session with a schedule: the first automatic payment's date if the
+ * payer pays today. The chain's own date is fixed when the payer pays; its callback and status
+ * lookups carry it.
+ */
+async function firstRecurringDate(deps: SessionDeps, created: CreatedSession): Promise<{ first_recurring_date?: string }> {
+  const wanted = created.session.schedule;
+  if (!wanted || !created.session.recurringInit) return {};
+  const schedule = await deps.schedules.info(created.session.merchantId, wanted.scheduleId);
+  const today = deps.clock.now().toISOString().slice(0, 10);
+  return { first_recurring_date: anchorChain(schedule.rule, today, wanted.startDate ?? null).firstDueDate };
 }
