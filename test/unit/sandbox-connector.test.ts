@@ -253,4 +253,46 @@ describe('SandboxConnector', () => {
     expect(sandboxSupportsRecurring({ expMonth: '01', expYear: '2038' })).to.equal(true);
     expect(sandboxSupportsRecurring({ expMonth: '05', expYear: '2038' })).to.equal(false);
   });
+
+  describe('card-on-file', () => {
+    const sandbox = () => new SandboxConnector({ secret: SECRET, now: () => NOW });
+    const initial = { sequence: 'initial', initiator: 'cardholder', recurring: true } as const;
+    const merchantCharge = { sequence: 'subsequent', initiator: 'merchant', recurring: true, requestReference: false } as const;
+
+    it('declines a chain started on any card but 01/2038, even one that would go to 3-D Secure', async () => {
+      for (const [month, year] of [['05', '2038'], ['12', '2038'], ['02', '2038'], ['07', '2031']]) {
+        const outcome = await sandbox().authorize(request(month, year, { cardOnFile: { ...initial, requestReference: false } }));
+        expect(outcome, `${month}/${year}`).to.deep.equal({ outcome: 'declined', reason: 'Card is not enabled for recurring payments' });
+      }
+    });
+
+    it('hands out a card-on-file reference only when asked, and quotes the chain reference on later charges', async () => {
+      const plain = await sandbox().authorize(request('01', '2038', { cardOnFile: { ...initial, requestReference: false } }));
+      expect(plain).to.include({ outcome: 'success' }).and.not.have.property('cardOnFileId');
+      const asked = (await sandbox().authorize(request('01', '2038', { cardOnFile: { ...initial, requestReference: true } }))) as { cardOnFileId?: string };
+      expect(asked.cardOnFileId).to.match(/^cof_[0-9a-f]{24}$/);
+      const later = await sandbox().authorize(request('01', '2038', { cardOnFile: { ...merchantCharge, requestReference: true, reference: asked.cardOnFileId } }));
+      expect(later).to.include({ outcome: 'success', cardOnFileId: asked.cardOnFileId });
+    });
+
+    it('never challenges a merchant-initiated charge of a stored card: the payer is not there', async () => {
+      const stored = { sequence: 'subsequent', initiator: 'merchant', recurring: false, requestReference: false } as const;
+      expect(await sandbox().authorize(request('05', '2038', { cardOnFile: stored }))).to.include({ outcome: 'success' });
+      expect(await sandbox().authorize(request('05', '2038', { cardOnFile: { ...stored, initiator: 'cardholder' } }))).to.include({ outcome: 'pending' });
+    });
+
+    it('declines a merchant-initiated charge whose amount ends in 402 minor units, and only that', async () => {
+      for (const amount of [402, 1402, 100402]) {
+        expect(await sandbox().authorize(request('01', '2038', { amount, cardOnFile: merchantCharge })), String(amount)).to.deep.equal({
+          outcome: 'declined',
+          reason: 'Insufficient funds',
+        });
+      }
+      for (const amount of [401, 403, 4020, 1050]) {
+        expect(await sandbox().authorize(request('01', '2038', { amount, cardOnFile: merchantCharge })), String(amount)).to.include({ outcome: 'success' });
+      }
+      // The payer's own payment of that amount is not affected.
+      expect(await sandbox().authorize(request('01', '2038', { amount: 402 }))).to.include({ outcome: 'success' });
+    });
+  });
 });
