@@ -53,6 +53,7 @@ import { Scheduler } from './application/schedules/scheduler';
 import { SandboxClock } from './application/clock/sandbox-clock';
 import { TestClockControl } from './application/clock/test-clock-control';
 import { registerClockAdminRoutes } from './api/admin/clock-route';
+import { chainRoute } from './api/admin/chain-route';
 import { systemClock, type Clock } from './application/ports/clock';
 import type { Connector } from './application/ports/connector';
 import type { EventStore } from './application/ports/event-store';
@@ -248,6 +249,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       registerCallbackAdminRoutes(router, { store, queries: callbackQueries, notifier, clock, catchUp: () => readModels.catchUpToHead(2000) }),
     (router) => registerLedgerAdminRoutes(router, { db: readDb, catchUp: () => readModels.catchUpToHead(2000) }),
     historyRoute({ store }),
+    chainRoute({ store }),
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
   ];
 

@@ -35,6 +35,7 @@
  *   audit verify|checkpoint [--json]
  *                                  check the event log's hash chains and checkpoints (exit 1 when
  *                                  broken), or record a checkpoint now
+ *   chain <payment_id> [--json]     a scheduled chain: every due date and what became of it
  *   clock show | clock advance <30d|12h|90m|2w|...> [--json]
  *                                  sandbox test clock: move the gateway's now forward, the scheduler
  *                                  making every automatic payment due on the way, in order
@@ -50,6 +51,7 @@ import { ledgerCommand } from './ledger-command';
 import { projectionsCommand } from './projections-command';
 import { seedCommand } from './seed-command';
 import { clockCommand } from './clock-command';
+import { chainCommand } from './chain-command';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import { main } from '../main';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
@@ -311,6 +313,8 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       case 'clock':
         return await clockCommand(p);
+      case 'chain':
+        return await chainCommand(p);
       case 'api':
       case 'projector':
       case 'notifier':
@@ -320,7 +324,7 @@ export async function run(argv: string[]): Promise<number> {
         return -1; // keeps running
       default:
         throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | clock show|advance ... | admin-token | api | projector | notifier | scheduler | all',
+          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | chain ... | clock show|advance ... | admin-token | api | projector | notifier | scheduler | all',
         );
     }
   } catch (error) {
