@@ -10,8 +10,7 @@ import { Scheduler } from '../../src/application/schedules/scheduler';
 import type { Connector } from '../../src/application/ports/connector';
 import { dueDatesOf, type ScheduleRule } from '../../src/domain/schedule/due-dates';
 import { chainStreamId } from '../../src/domain/schedule/chain-events';
-import { callbackFieldsFor } from '../../src/domain/callback/callback-content';
-import { noProtocolMapping } from '../../src/domain/merchant/protocol-mapping';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { forEachStore, TestClock } from '../support/gateway-harness';
 import { chainEvents, scheduledPayments, startChain, streamExists, untilDate, DAILY } from '../support/recurring-chains';
 
@@ -111,24 +110,40 @@ forEachStore('Scheduled chains walked through by the sandbox test clock', (h, ki
     expect(ended?.data).to.include({ reason: 'schedule_deleted' });
   });
 
-  it('Given scheduled charges the sandbox declines, when they fall due, then each is declined with a callback and the chain goes on to the end', async () => {
+  it('Given scheduled charges the sandbox declines, when they fall due, then each is declined, the merchant is called back, and the chain goes on to the end', async () => {
     const g = h().gateway;
-    const merchant = await h().createMerchant();
-    const rule: ScheduleRule = { ...DAILY, paymentsCount: 3 };
-    const chain = await startChain(g, merchant.merchant_id, { rule, scheduleAmount: { minor: 402, text: '4.02' } });
+    const receiver = await new CallbackReceiver().start();
+    try {
+      await g.notifier.start();
+      const merchant = await h().createMerchant({ notificationUrl: receiver.url });
+      const rule: ScheduleRule = { ...DAILY, paymentsCount: 3 };
+      const chain = await startChain(g, merchant.merchant_id, { rule, scheduleAmount: { minor: 402, text: '4.02' } });
 
-    await g.testClock.advance(4 * DAY);
+      await g.testClock.advance(4 * DAY);
 
-    const payments = await scheduledPayments(g, chain.chainId);
-    expect(payments.map((p) => p.status)).to.deep.equal(['DECLINED', 'DECLINED', 'DECLINED']);
-    expect(payments[0].declineReason).to.equal('Insufficient funds');
-    expect(payments[0].amountText).to.equal('4.02');
-    const events = await g.store.readStream(`payment-${payments[0].paymentId}`);
-    const declined = events.find((e) => e.type === 'PaymentDeclined')!;
-    const fields = callbackFieldsFor(declined as never, payments[0], { password: merchant.password, protocolMapping: noProtocolMapping() });
-    expect(fields).to.not.equal(null);
-    expect(Object.fromEntries(fields!)).to.include({ result: 'DECLINED', trans_id: payments[0].paymentId });
-    expect((await chainEvents(g, chain.chainId)).at(-1)?.data).to.include({ reason: 'completed' });
+      const payments = await scheduledPayments(g, chain.chainId);
+      expect(payments.map((p) => p.status)).to.deep.equal(['DECLINED', 'DECLINED', 'DECLINED']);
+      expect(payments[0].declineReason).to.equal('Insufficient funds');
+      expect(payments[0].amountText).to.equal('4.02');
+      await g.notifier.catchUp();
+      for (const p of payments) {
+        const [callback] = receiver.ofTransaction(p.paymentId);
+        expect(callback, `callback of ${p.recurring!.dueDate}`).to.not.equal(undefined);
+        expect(Object.fromEntries(callback.fields)).to.include({
+          action: 'RECURRING_SALE',
+          result: 'DECLINED',
+          status: 'DECLINED',
+          decline_reason: 'Insufficient funds',
+          amount: '4.02',
+          recurring_first_trans_id: chain.chainId,
+          schedule_id: chain.scheduleId,
+        });
+      }
+      expect((await chainEvents(g, chain.chainId)).at(-1)?.data).to.include({ reason: 'completed' });
+    } finally {
+      await g.notifier.stop();
+      await receiver.stop();
+    }
   });
 
   it('Given a chain whose first payment was declined, when its first date comes, then the chain ends without charging', async () => {
