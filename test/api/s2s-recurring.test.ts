@@ -16,7 +16,6 @@ import {
   type Fields,
   type HttpResult,
   type TestClock,
-  type TestGateway,
   type TestMerchant,
 } from '../support/gateway-harness';
 
