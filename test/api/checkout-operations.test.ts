@@ -9,17 +9,7 @@ import { checkoutSessionStreamId } from '../../src/domain/checkout/session-event
 import { createSession, operationHash, postJson, type Json } from '../support/checkout-client';
 import { PAYER_IP, checkoutPayment, payOnPage, storedCardToken } from '../support/checkout-payments';
 import { TRANS_DATE, UUID_RE, forEachStore, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
-
-function expectFieldError(res: HttpResult, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.include({ result: 'ERROR', error_code: 100000, error_message: 'Request data is invalid.' });
-  expect(res.body.errors, res.text).to.deep.include({ error_code: 100000, error_message: message });
-}
-
-function expectError(res: HttpResult, code: number, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.deep.equal({ result: 'ERROR', error_code: code, error_message: message });
-}
+import { expectError, expectFieldError } from '../support/api-errors';
 
 /** A signed operation: `hashed` names the fields whose values are hash input, in order. */
 function operation(t: TestGateway, merchant: TestMerchant, path: string, fields: Json, hashed: string[]): Promise<HttpResult> {

@@ -11,19 +11,9 @@ import { CallbackReceiver, type ReceivedCallback } from '../support/callback-rec
 import { createSession, operationHash, postJson, sessionBody, type Json } from '../support/checkout-client';
 import { checkoutPayment, payOnPage } from '../support/checkout-payments';
 import { UUID_RE, forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { expectError, expectFieldError } from '../support/api-errors';
 
 const MONTHLY: ScheduleRule = { intervalLength: 1, intervalUnit: 'month', paymentsCount: 12, delayedFirstPayment: { kind: 'none' } };
-
-function expectFieldError(res: HttpResult, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.include({ result: 'ERROR', error_code: 100000, error_message: 'Request data is invalid.' });
-  expect(res.body.errors, res.text).to.deep.include({ error_code: 100000, error_message: message });
-}
-
-function expectError(res: HttpResult, code: number, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.deep.equal({ result: 'ERROR', error_code: code, error_message: message });
-}
 
 const statusById = (t: TestGateway, m: TestMerchant, paymentId: string): Promise<HttpResult> =>
   postJson(t, '/api/v1/payment/status', { merchant_key: m.merchant_key, payment_id: paymentId, hash: operationHash([paymentId], m.password) });

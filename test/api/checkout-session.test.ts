@@ -10,6 +10,7 @@ import { addInterval } from '../../src/domain/schedule/due-dates';
 import { postJson, sessionBody, sessionHash, type Json } from '../support/checkout-client';
 import { storedCardToken } from '../support/checkout-payments';
 import { UUID_RE, forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { expectError, expectFieldError } from '../support/api-errors';
 
 /** Shape checks only: refused before any schedule is looked up. */
 const SCHEDULE_ID = '4e1f5c1c-8f0a-4c8e-9a43-1b6d3c1f0a11';
@@ -18,17 +19,6 @@ const SCHEDULE_ID = '4e1f5c1c-8f0a-4c8e-9a43-1b6d3c1f0a11';
 async function merchantSchedule(h: () => TestGateway, merchant: TestMerchant): Promise<string> {
   const rule = { intervalLength: 1, intervalUnit: 'month' as const, paymentsCount: 12, delayedFirstPayment: { kind: 'none' as const } };
   return (await h().gateway.schedules.create(merchant.merchant_id, { name: 'Monthly', rule }, 'test')).scheduleId;
-}
-
-function expectFieldError(res: HttpResult, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.include({ result: 'ERROR', error_code: 100000, error_message: 'Request data is invalid.' });
-  expect(res.body.errors, res.text).to.deep.include({ error_code: 100000, error_message: message });
-}
-
-function expectError(res: HttpResult, code: number, message: string): void {
-  expect(res.status, res.text).to.equal(400);
-  expect(res.body, res.text).to.deep.equal({ result: 'ERROR', error_code: code, error_message: message });
 }
 
 /** How long a recorded session stays open. */
