@@ -9,7 +9,7 @@ import { orderStreamId } from '../../src/domain/order/order-reservation';
 import { addInterval } from '../../src/domain/schedule/due-dates';
 import { postJson, sessionBody, sessionHash, type Json } from '../support/checkout-client';
 import { storedCardToken } from '../support/checkout-payments';
-import { UUID_RE, forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { UUID_RE, forEachStore, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { expectError, expectFieldError } from '../support/api-errors';
 
 /** Shape checks only: refused before any schedule is looked up. */
