@@ -77,12 +77,12 @@ export class ScheduleService {
    * chains of that initial payment; without, every chain started so far.
    */
   async deschedule(merchantId: string, scheduleId: string, initPaymentId: string | null, correlationId: string): Promise<string[]> {
-    const schedule = await this.info(merchantId, scheduleId);
-    const metadata = { correlationId, causationId: correlationId };
     if (initPaymentId === null) {
       await this.command(merchantId, scheduleId, correlationId, { type: 'DetachScheduleChains', data: { now: this.now() } });
       return [];
     }
+    const schedule = await this.info(merchantId, scheduleId);
+    const metadata = { correlationId, causationId: correlationId };
     const chainIds = new Set(await this.deps.chains.chainIdsOf(merchantId, scheduleId, initPaymentId));
     // The usual chain is the initial payment's own, which the read model may not show yet.
     const { state: init } = await loadState(this.deps.store, paymentStreamId(initPaymentId), paymentDecider);
