@@ -1,5 +1,5 @@
 'use strict';
-// The spec reporter, plus one plain closing line "N passed, N failed, N skipped" that CI reads.
+// The spec reporter, plus the skipped count and one plain closing line "N passed, N failed" that CI reads.
 const Mocha = require('mocha');
 
 const { EVENT_RUN_END } = Mocha.Runner.constants;
@@ -9,7 +9,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
     super(runner, options);
     runner.once(EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
-      process.stdout.write(`\n${passes} passed, ${failures} failed, ${pending} skipped\n`);
+      process.stdout.write(`\n${pending} skipped\n${passes} passed, ${failures} failed\n`);
     });
   }
 }
