@@ -1,10 +1,10 @@
 /** `GET /admin/chains/:id`: a scheduled chain explained date by date, for operators and auditors. */
 import { expect } from 'chai';
 import { forEachStore } from '../support/gateway-harness';
-import { scheduledPayments, startChain } from '../support/recurring-chains';
+import { scheduledPayments, startChain, untilDate } from '../support/recurring-chains';
 import type { ScheduleRule } from '../../src/domain/schedule/due-dates';
 
-const DAY = 86_400_000;
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 forEachStore('Admin API: scheduled chains', (h) => {
   const get = (id: string, token: string | null = h().gateway.adminToken) =>
@@ -16,9 +16,11 @@ forEachStore('Admin API: scheduled chains', (h) => {
     const rule: ScheduleRule = { intervalLength: 1, intervalUnit: 'day', paymentsCount: 4, delayedFirstPayment: { kind: 'none' } };
     const chain = await startChain(g, merchant.merchant_id, { rule });
     const first = chain.initial.recurring!.schedule!.firstDueDate;
-    await g.testClock.advance(DAY + 3_600_000);
+    // Anchored to the due dates, not to now: moving by whole days from an hour of the day crosses
+    // two due dates when the test runs late in the (UTC) day.
+    await g.testClock.advance(untilDate(g, first, 1));
     await g.schedules.pause(merchant.merchant_id, chain.scheduleId, 'test');
-    await g.testClock.advance(DAY);
+    await g.testClock.advance(untilDate(g, dayAfter(first), 1));
     await g.schedules.run(merchant.merchant_id, chain.scheduleId, 'test');
     const [charged] = await scheduledPayments(g, chain.chainId);
 
