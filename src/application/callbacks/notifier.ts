@@ -7,6 +7,11 @@
  * Any number of notifiers may follow the log: the stream can be created once, so exactly one of
  * them schedules and sends each callback; the others see the stream exists and move on.
  *
+ * A scheduling that fails (the database refuses, times out or drops the connection) is tried again
+ * with backoff for as long as it takes, never dropped: the checkpoint stays just before the lowest
+ * payment event whose delivery is not recorded yet, so a restart in the middle of an outage picks
+ * the unfinished ones up again.
+ *
  * Delivering: every attempt is claimed by appending `CallbackAttemptStarted` at the version read, so
  * two notifiers never send the same attempt; the outcome is recorded afterwards. Retries come from the
  * deliveries read model (what is due now), but whether an attempt may start is decided on the
@@ -23,7 +28,7 @@ import { callbackSignatureHeader, encodeCallbackBody } from '../../domain/callba
 import { DomainError } from '../../domain/errors';
 import { PAYMENT_EVENT_TYPES, paymentStreamId, type PaymentEvent } from '../../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../../domain/payment/state';
-import { handleCommand, toDomainEvent } from '../command-handler';
+import { handleCommand, loadState, toDomainEvent } from '../command-handler';
 import type { MerchantAccount } from '../merchant-service';
 import type { CallbackSender } from '../ports/callback-sender';
 import type { Clock } from '../ports/clock';
@@ -49,6 +54,14 @@ export interface NotifierCheckpoint {
   save(position: bigint): Promise<void>;
 }
 
+/** Backoff between tries of work the database failed: doubling from `initialMs` up to `maxMs`. */
+export interface RetryBackoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY_BACKOFF: RetryBackoff = { initialMs: 100, maxMs: 30_000 };
+
 export interface NotifierDeps {
   store: EventStore;
   merchants: { accountById(merchantId: string): Promise<MerchantAccount | undefined> };
@@ -58,6 +71,8 @@ export interface NotifierDeps {
   clock: Clock;
   logger: Logger;
   settings: NotifierSettings;
+  /** Default DEFAULT_RETRY_BACKOFF. */
+  retry?: RetryBackoff;
 }
 
 const PAYMENT_TYPES: ReadonlySet<string> = new Set(PAYMENT_EVENT_TYPES);
@@ -73,7 +88,14 @@ interface Pending {
 
 export class Notifier {
   private subscription: Subscription | null = null;
+  /** Bumped whenever the subscription is replaced, so a stale one's deliveries and errors are ignored. */
+  private generation = 0;
+  private resubscribeTimer: NodeJS.Timeout | null = null;
+  private subscriptionFailures = 0;
   private running = false;
+  /** Backoff pauses in progress; stop() ends them at once. */
+  private readonly sleepers = new Set<() => void>();
+  private readonly backoff: RetryBackoff;
   private pollTimer: NodeJS.Timeout | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
 
@@ -98,19 +120,18 @@ export class Notifier {
 
   constructor(private readonly deps: NotifierDeps) {
     this.leaseMs = deps.settings.timeoutMs + LEASE_GRACE_MS;
+    this.backoff = deps.retry ?? DEFAULT_RETRY_BACKOFF;
   }
 
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    const after = await this.deps.checkpoint.load();
-    this.lastSeen = after;
-    this.savedCheckpoint = after;
-    this.subscription = this.deps.store.subscribeToAll({
-      after,
-      onEvent: (event) => this.onEvent(event),
-      onError: (error) => this.deps.logger.error('notifier subscription failed', { error: String(error) }),
-    });
+    const after = await this.retrying('checkpoint load', () => this.deps.checkpoint.load());
+    if (!after.ok) return; // stopped before the database answered
+    this.pending.length = 0;
+    this.lastSeen = after.value;
+    this.savedCheckpoint = after.value;
+    this.subscribe();
     this.pollTimer = setInterval(() => void this.runDue().catch((error) => this.reportError('due pass', error)), this.deps.settings.pollMs);
     this.pollTimer.unref();
     this.checkpointTimer = setInterval(() => void this.saveCheckpoint().catch((error) => this.reportError('checkpoint', error)), 250);
@@ -121,12 +142,18 @@ export class Notifier {
     this.running = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    if (this.resubscribeTimer) clearTimeout(this.resubscribeTimer);
+    this.resubscribeTimer = null;
+    // Work waiting to be retried gives up now; the checkpoint stays before it.
+    for (const wake of [...this.sleepers]) wake();
     const subscription = this.subscription;
     this.subscription = null;
+    this.generation++;
     if (subscription) await subscription.stop();
     this.queue.length = 0;
     await this.idle();
-    await this.saveCheckpoint();
+    // The last checkpoint that could be saved stands if the database is down: that only means replaying.
+    await this.saveCheckpoint().catch((error) => this.reportError('checkpoint', error));
   }
 
   /** Resolves when everything this notifier has started (scheduling, sends, recording) is finished. */
@@ -156,46 +183,139 @@ export class Notifier {
     this.deps.logger.error(`notifier ${what} failed`, { error: error instanceof Error ? error.message : String(error) });
   }
 
+  /** Sleeps for `ms`, or less if the notifier stops meanwhile. */
+  private pause(ms: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+
+  /**
+   * Runs `work` until it succeeds, pausing with backoff after each failure, for as long as the
+   * notifier runs (and, with `untilMs`, until that time). `ok: false` means it gave up.
+   */
+  private async retrying<T>(what: string, work: () => Promise<T>, untilMs = Infinity): Promise<{ ok: true; value: T } | { ok: false }> {
+    let delay = this.backoff.initialMs;
+    for (;;) {
+      try {
+        return { ok: true, value: await work() };
+      } catch (error) {
+        if (!this.running || Date.now() + delay > untilMs) {
+          this.reportError(what, error);
+          return { ok: false };
+        }
+        this.deps.logger.warn(`notifier ${what} failed, retrying in ${delay} ms`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await this.pause(delay);
+        if (!this.running) return { ok: false };
+        delay = Math.min(delay * 2, this.backoff.maxMs);
+      }
+    }
+  }
+
+  /**
+   * Follows the log after the last event seen. Everything seen is either done or pending (and
+   * being retried), so a subscription that fails for good is replaced by one starting after it.
+   */
+  private subscribe(): void {
+    const generation = ++this.generation;
+    this.subscription = this.deps.store.subscribeToAll({
+      after: this.lastSeen,
+      onEvent: (event) => {
+        if (generation !== this.generation) return;
+        this.subscriptionFailures = 0;
+        return this.onEvent(event);
+      },
+      onError: (error) => this.subscriptionFailed(generation, error),
+    });
+  }
+
+  private subscriptionFailed(generation: number, error: unknown): void {
+    if (generation !== this.generation) return;
+    this.generation++;
+    const subscription = this.subscription;
+    this.subscription = null;
+    // Not awaited: this may run inside the subscription's own handler.
+    void subscription?.stop().catch(() => undefined);
+    const delay = Math.min(this.backoff.initialMs * 2 ** this.subscriptionFailures, this.backoff.maxMs);
+    this.subscriptionFailures++;
+    this.deps.logger.error(`notifier subscription failed, resubscribing in ${delay} ms`, {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    if (!this.running) return;
+    this.resubscribeTimer = setTimeout(() => {
+      this.resubscribeTimer = null;
+      if (this.running && this.subscription === null) this.subscribe();
+    }, delay);
+  }
+
   // ---- scheduling -------------------------------------------------------------------------
 
+  /**
+   * Registers the event as pending before anything can fail, so the checkpoint cannot pass it, then
+   * schedules its callback in the background, retried until it is recorded (or the notifier stops).
+   */
   private async onEvent(stored: StoredEvent): Promise<void> {
-    this.lastSeen = stored.position;
-    if (!PAYMENT_TYPES.has(stored.type)) return;
+    if (!PAYMENT_TYPES.has(stored.type)) {
+      this.lastSeen = stored.position;
+      return;
+    }
     const event = toDomainEvent<PaymentEvent>(stored);
-    const after = await this.foldPayment(stored, event);
-    if (!after.exists) return;
     const entry: Pending = { position: stored.position, done: false };
     this.pending.push(entry);
+    this.lastSeen = stored.position;
+    const folded = this.foldCached(stored, event);
     const scheduling = this.track(
-      this.schedule(stored, event, after)
-        .catch((error) => this.reportError('scheduling', error))
-        .finally(() => {
-          entry.done = true;
-        }),
+      this.retrying('scheduling', async () => {
+        const after = folded ?? (await this.foldFromStream(stored));
+        if (after.exists) await this.schedule(stored, event, after);
+      }).then((outcome) => {
+        if (outcome.ok) entry.done = true;
+      }),
     );
-    // Back-pressure: the log must not run away from the appends it causes.
+    // Back-pressure: the log must not run away from the appends it causes (nor from an outage).
     if (this.work.size > 2_000) await scheduling;
   }
 
-  private async foldPayment(stored: StoredEvent, event: PaymentEvent): Promise<PaymentState> {
+  /**
+   * The payment's state after this event from the cache fed by the log, without I/O; null when the
+   * cache cannot tell (started mid-stream from a checkpoint, or evicted): then the stream is read.
+   */
+  private foldCached(stored: StoredEvent, event: PaymentEvent): PaymentState | null {
     const paymentId = String(stored.data.paymentId);
     const cached = this.payments.get(paymentId);
-    let state: PaymentState;
-    if (cached && cached.version === stored.version - 1n) {
-      state = evolvePayment(cached.state, event);
-    } else {
-      // Started mid-stream (from a checkpoint) or evicted: fold the stream up to this event.
-      const events = await this.deps.store.readStream(paymentStreamId(paymentId));
-      state = initialPaymentState();
-      for (const e of events) {
-        if (e.version > stored.version) break;
-        state = evolvePayment(state, toDomainEvent<PaymentEvent>(e));
-      }
-    }
+    let state: PaymentState | null = null;
+    if (stored.version === 0n) state = evolvePayment(initialPaymentState(), event);
+    else if (cached && cached.version === stored.version - 1n) state = evolvePayment(cached.state, event);
     this.payments.delete(paymentId);
-    if (this.payments.size >= PAYMENT_CACHE_LIMIT) this.payments.delete(this.payments.keys().next().value!);
-    this.payments.set(paymentId, { state, version: stored.version });
+    if (state) this.remember(paymentId, state, stored.version);
     return state;
+  }
+
+  private async foldFromStream(stored: StoredEvent): Promise<PaymentState> {
+    const paymentId = String(stored.data.paymentId);
+    const events = await this.deps.store.readStream(paymentStreamId(paymentId));
+    let state = initialPaymentState();
+    for (const e of events) {
+      if (e.version > stored.version) break;
+      state = evolvePayment(state, toDomainEvent<PaymentEvent>(e));
+    }
+    // Unless the log has moved the cache on meanwhile, the next event of this payment can use it.
+    if (!this.payments.has(paymentId)) this.remember(paymentId, state, stored.version);
+    return state;
+  }
+
+  private remember(paymentId: string, state: PaymentState, version: bigint): void {
+    if (this.payments.size >= PAYMENT_CACHE_LIMIT) this.payments.delete(this.payments.keys().next().value!);
+    this.payments.set(paymentId, { state, version });
   }
 
   private async schedule(stored: StoredEvent, event: PaymentEvent, after: Extract<PaymentState, { exists: true }>): Promise<void> {
@@ -260,12 +380,11 @@ export class Notifier {
     return account;
   }
 
+  /** Saves the position right before the lowest event whose delivery is not recorded yet. */
   private async saveCheckpoint(): Promise<void> {
-    let upTo: bigint | null = null;
-    while (this.pending.length > 0 && this.pending[0].done) upTo = this.pending.shift()!.position;
+    while (this.pending.length > 0 && this.pending[0].done) this.pending.shift();
     // With nothing in progress, everything seen so far is accounted for.
-    if (this.pending.length === 0 && this.lastSeen !== null) upTo = this.lastSeen;
-    else if (this.pending.length > 0) upTo = this.pending[0].position - 1n;
+    const upTo = this.pending.length > 0 ? this.pending[0].position - 1n : this.lastSeen;
     if (upTo === null || (this.savedCheckpoint !== null && upTo <= this.savedCheckpoint)) return;
     await this.deps.checkpoint.save(upTo);
     this.savedCheckpoint = upTo;
@@ -352,7 +471,12 @@ export class Notifier {
     this.inFlight++;
     try {
       const delivery = known.state as ExistingDelivery;
-      const merchant = await this.merchant(delivery.merchantId);
+      // A database failure here is retried while the attempt's lease holds; after that, another
+      // notifier (or this one's due pass) records the attempt as interrupted and sends again.
+      const until = Date.now() + this.leaseMs;
+      const lookup = await this.retrying('merchant lookup', () => this.merchant(delivery.merchantId), until);
+      if (!lookup.ok) return;
+      const merchant = lookup.value;
       const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
       const response = merchant
         ? await this.deps.sender.send({
@@ -369,24 +493,33 @@ export class Notifier {
         : { statusCode: null, latencyMs: 0, error: 'merchant no longer exists', timedOut: false };
       const finishedAt = this.deps.clock.now();
       if (response.timedOut) this.noteTimeout(delivery.url, finishedAt.getTime());
-      await handleCommand(
-        this.deps.store,
-        callbackStreamId(deliveryId),
-        callbackDecider,
-        {
-          type: 'RecordCallbackResult',
-          data: {
-            attempt: delivery.attempts,
-            statusCode: response.statusCode,
-            latencyMs: response.latencyMs,
-            error: response.error,
-            timedOut: response.timedOut,
-            now: finishedAt.toISOString(),
-            retryScheduleMs: this.deps.settings.retryScheduleMs,
-          },
+      const command: CallbackCommand = {
+        type: 'RecordCallbackResult',
+        data: {
+          attempt: delivery.attempts,
+          statusCode: response.statusCode,
+          latencyMs: response.latencyMs,
+          error: response.error,
+          timedOut: response.timedOut,
+          now: finishedAt.toISOString(),
+          retryScheduleMs: this.deps.settings.retryScheduleMs,
         },
-        {},
-        known,
+      };
+      let first = true;
+      await this.retrying(
+        'recording a callback attempt',
+        async () => {
+          let current: { state: DeliveryState; version: bigint | null } = known;
+          if (!first) {
+            // The failed try may have been recorded after all (a reply lost after the commit).
+            current = await loadState(this.deps.store, callbackStreamId(deliveryId), callbackDecider);
+            const s = current.state;
+            if (!s.exists || s.status !== 'in_flight' || s.attempts !== delivery.attempts) return;
+          }
+          first = false;
+          await handleCommand(this.deps.store, callbackStreamId(deliveryId), callbackDecider, command, {}, current);
+        },
+        until,
       );
     } catch (error) {
       this.reportError('delivery', error);
