@@ -267,11 +267,11 @@ export class PaymentService {
   ): Promise<ExistingPayment> {
     const { store, clock } = this.deps;
     // Resolve the card before anything is recorded: an unknown token must not burn the order id.
-    const card = await this.resolveCard(request.card);
+    const card = await this.resolveCard(request.card, request.merchantId);
     const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
 
     let token = request.card.kind === 'token' ? request.card.token : null;
-    if (!token && request.storeCard) token = await this.deps.vault.store(card);
+    if (!token && request.storeCard) token = await this.deps.vault.store(card, request.merchantId);
     const snapshot: CardSnapshot = {
       mask: maskPan(card.number),
       brand: detectBrand(card.number),
@@ -575,11 +575,12 @@ export class PaymentService {
     };
   }
 
-  private async resolveCard(card: SaleCard): Promise<CardData> {
+  /** A token stored by another merchant is answered as one that does not exist. */
+  private async resolveCard(card: SaleCard, merchantId: string): Promise<CardData> {
     if (card.kind === 'number') {
       return { number: card.number, expMonth: card.expMonth, expYear: card.expYear, holder: card.holder };
     }
-    const stored = await this.deps.vault.retrieve(card.token);
+    const stored = await this.deps.vault.retrieve(card.token, merchantId);
     if (!stored) throw new CardTokenNotFoundError();
     return { number: stored.number, expMonth: stored.expMonth, expYear: stored.expYear, holder: card.holder ?? stored.holder };
   }

@@ -9,6 +9,7 @@ import { decryptSecret, encryptSecret, SecretBoxCipher, SecretBoxError } from '.
 
 const PAN = '4111111111111111';
 const CARD = { number: PAN, expMonth: '01', expYear: '2038', holder: 'Jane Doe' };
+const M = 'merchant-a';
 
 interface RawRow {
   token: string;
@@ -34,15 +35,15 @@ describe('EncryptedCardVault', () => {
   const rows = () => db.prepare('SELECT * FROM card_vault').all() as RawRow[];
 
   it('gives back the stored card for its token', async () => {
-    const token = await vault.store(CARD);
-    expect(await vault.retrieve(token)).to.deep.equal(CARD);
-    const noHolder = await vault.store({ number: PAN, expMonth: '12', expYear: '2039' });
-    expect(await vault.retrieve(noHolder)).to.deep.equal({ number: PAN, expMonth: '12', expYear: '2039' });
+    const token = await vault.store(CARD, M);
+    expect(await vault.retrieve(token, M)).to.deep.equal(CARD);
+    const noHolder = await vault.store({ number: PAN, expMonth: '12', expYear: '2039' }, M);
+    expect(await vault.retrieve(noHolder, M)).to.deep.equal({ number: PAN, expMonth: '12', expYear: '2039' });
   });
 
   it('issues opaque random tokens, a new one per store', async () => {
-    const a = await vault.store(CARD);
-    const b = await vault.store(CARD);
+    const a = await vault.store(CARD, M);
+    const b = await vault.store(CARD, M);
     expect(a).to.match(/^ct_[0-9a-f]{32}$/);
     expect(a).to.not.equal(b);
     expect(a).to.not.include('1111');
@@ -50,8 +51,8 @@ describe('EncryptedCardVault', () => {
   });
 
   it('never writes the card number in clear, and uses a fresh IV per record', async () => {
-    await vault.store(CARD);
-    await vault.store(CARD);
+    await vault.store(CARD, M);
+    await vault.store(CARD, M);
     const stored = rows();
     expect(stored).to.have.length(2);
     for (const row of stored) {
@@ -66,49 +67,49 @@ describe('EncryptedCardVault', () => {
   });
 
   it('refuses a tampered ciphertext or tag', async () => {
-    const token = await vault.store(CARD);
+    const token = await vault.store(CARD, M);
     const row = rows()[0];
     const flipped = Buffer.from(row.ciphertext);
     flipped[0] ^= 0x01;
     db.prepare('UPDATE card_vault SET ciphertext = ? WHERE token = ?').run(flipped, token);
-    await expectRejects(vault.retrieve(token), VaultError);
+    await expectRejects(vault.retrieve(token, M), VaultError);
 
     db.prepare('UPDATE card_vault SET ciphertext = ?, tag = ? WHERE token = ?').run(row.ciphertext, randomBytes(16), token);
-    await expectRejects(vault.retrieve(token), VaultError);
+    await expectRejects(vault.retrieve(token, M), VaultError);
   });
 
   it('refuses a record moved onto another token', async () => {
-    const a = await vault.store(CARD);
-    const b = await vault.store({ number: '5555555555554444', expMonth: '02', expYear: '2038' });
+    const a = await vault.store(CARD, M);
+    const b = await vault.store({ number: '5555555555554444', expMonth: '02', expYear: '2038' }, M);
     const rowA = rows().find((r) => r.token === a)!;
     db.prepare('UPDATE card_vault SET ciphertext = ?, iv = ?, tag = ? WHERE token = ?').run(rowA.ciphertext, rowA.iv, rowA.tag, b);
-    await expectRejects(vault.retrieve(b), VaultError);
+    await expectRejects(vault.retrieve(b, M), VaultError);
   });
 
   it('cannot be read with another key', async () => {
-    const token = await vault.store(CARD);
+    const token = await vault.store(CARD, M);
     const other = new EncryptedCardVault({ db, key: randomBytes(32) });
-    await expectRejects(other.retrieve(token), VaultError);
+    await expectRejects(other.retrieve(token, M), VaultError);
   });
 
   it('returns null for an unknown or malformed token', async () => {
-    expect(await vault.retrieve('ct_' + '0'.repeat(32))).to.equal(null);
-    expect(await vault.retrieve("ct_' OR 1=1 --")).to.equal(null);
+    expect(await vault.retrieve('ct_' + '0'.repeat(32), M)).to.equal(null);
+    expect(await vault.retrieve("ct_' OR 1=1 --", M)).to.equal(null);
   });
 
   it('refuses a CVV (and any other extra field) without echoing the card number', async () => {
     const withCvv = { ...CARD, cvv: '123' } as unknown as typeof CARD;
-    const error = await expectRejects(vault.store(withCvv), VaultError);
+    const error = await expectRejects(vault.store(withCvv, M), VaultError);
     expect(error.message).to.not.include(PAN);
     expect(error.message).to.include('cvv');
     expect(rows()).to.have.length(0);
   });
 
   it('refuses malformed card data without echoing it', async () => {
-    const error = await expectRejects(vault.store({ ...CARD, number: '4111-1111-1111-1111' }), VaultError);
+    const error = await expectRejects(vault.store({ ...CARD, number: '4111-1111-1111-1111' }, M), VaultError);
     expect(error.message).to.not.include('4111');
-    await expectRejects(vault.store({ ...CARD, expMonth: '1' }), VaultError);
-    await expectRejects(vault.store({ ...CARD, expYear: '38' }), VaultError);
+    await expectRejects(vault.store({ ...CARD, expMonth: '1' }, M), VaultError);
+    await expectRejects(vault.store({ ...CARD, expYear: '38' }, M), VaultError);
   });
 
   it('refuses a key that is not 32 bytes', () => {

@@ -1,26 +1,18 @@
 /**
- * Encrypted card vault: the only place a full card number is persisted (decisions.md §5).
- * Each record is sealed with AES-256-GCM under its own random IV and bound to its token (as
- * additional authenticated data), so a ciphertext copied onto another token fails to open.
- * Error messages never include card data: they end up in logs.
+ * Encrypted card vault on SQLite: the only place a full card number is persisted (decisions.md §5).
+ * Records are sealed by `vault-record.ts`, bound to their token and their merchant. Error messages
+ * never include card data: they end up in logs.
  */
 
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
-import type { CardVault, StoredCard } from '../../application/ports/card-vault';
-import { open, seal, assertKey } from './secret-box';
+import type { CardVault, StoredCard, UnownedCardTokens } from '../../application/ports/card-vault';
+import { assertKey } from './secret-box';
+import { CARD_TOKEN, VaultError, checkOwner, newCardToken, openCard, sealCard } from './vault-record';
 
-export class VaultError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'VaultError';
-  }
-}
-
-const TOKEN = /^ct_[0-9a-f]{32}$/;
-const ALLOWED_FIELDS = new Set(['number', 'expMonth', 'expYear', 'holder']);
+export { VaultError } from './vault-record';
 
 interface Row {
   ciphertext: Buffer;
@@ -28,38 +20,11 @@ interface Row {
   tag: Buffer;
 }
 
-/** What is sealed: short keys keep records small; the shape is private to this file. */
-interface Plain {
-  n: string;
-  m: string;
-  y: string;
-  h?: string;
-}
-
-function checkCard(card: StoredCard): void {
-  if (card === null || typeof card !== 'object') throw new VaultError('Card must be an object');
-  for (const field of Object.keys(card)) {
-    // Whitelisting rather than looking for "cvv" catches every spelling of it.
-    if (!ALLOWED_FIELDS.has(field)) throw new VaultError(`Card field "${field}" cannot be stored`);
-  }
-  if (typeof card.number !== 'string' || !/^[0-9]{12,19}$/.test(card.number)) {
-    throw new VaultError('Card number must be 12 to 19 digits');
-  }
-  if (typeof card.expMonth !== 'string' || !/^(0[1-9]|1[0-2])$/.test(card.expMonth)) {
-    throw new VaultError('Expiry month must be MM');
-  }
-  if (typeof card.expYear !== 'string' || !/^[0-9]{4}$/.test(card.expYear)) {
-    throw new VaultError('Expiry year must be YYYY');
-  }
-  if (card.holder !== undefined && typeof card.holder !== 'string') {
-    throw new VaultError('Card holder must be a string');
-  }
-}
-
-export class EncryptedCardVault implements CardVault {
+export class EncryptedCardVault implements CardVault, UnownedCardTokens {
   private readonly key: Buffer;
-  private readonly insert: Statement<[string, Buffer, Buffer, Buffer, string]>;
-  private readonly select: Statement<[string], Row>;
+  private readonly db: Database;
+  private readonly insert: Statement<[string, string, Buffer, Buffer, Buffer, string]>;
+  private readonly select: Statement<[string, string], Row>;
   private readonly now: () => Date;
 
   constructor(options: { db: Database; key: Buffer; now?: () => Date }) {
@@ -69,49 +34,55 @@ export class EncryptedCardVault implements CardVault {
       throw new VaultError('Vault key must be exactly 32 bytes');
     }
     this.key = Buffer.from(options.key);
+    this.db = options.db;
     this.now = options.now ?? (() => new Date());
     options.db.exec(`
       CREATE TABLE IF NOT EXISTS card_vault (
-        token      TEXT PRIMARY KEY,
-        ciphertext BLOB NOT NULL,
-        iv         BLOB NOT NULL,
-        tag        BLOB NOT NULL,
-        created_at TEXT NOT NULL
+        token       TEXT PRIMARY KEY,
+        ciphertext  BLOB NOT NULL,
+        iv          BLOB NOT NULL,
+        tag         BLOB NOT NULL,
+        created_at  TEXT NOT NULL,
+        merchant_id TEXT
       )
     `);
-    this.insert = options.db.prepare<[string, Buffer, Buffer, Buffer, string]>(
-      'INSERT INTO card_vault (token, ciphertext, iv, tag, created_at) VALUES (?, ?, ?, ?, ?)',
+    const columns = options.db.prepare('PRAGMA table_info(card_vault)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'merchant_id')) options.db.exec('ALTER TABLE card_vault ADD COLUMN merchant_id TEXT');
+    this.insert = options.db.prepare(
+      'INSERT INTO card_vault (token, merchant_id, ciphertext, iv, tag, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.select = options.db.prepare<[string], Row>(
-      'SELECT ciphertext, iv, tag FROM card_vault WHERE token = ?',
-    );
+    // One indexed lookup by token whichever way it misses: unknown and not-yours take the same path.
+    this.select = options.db.prepare('SELECT ciphertext, iv, tag FROM card_vault WHERE token = ? AND merchant_id = ?');
   }
 
-  async store(card: StoredCard): Promise<string> {
-    checkCard(card);
-    const plain: Plain = { n: card.number, m: card.expMonth, y: card.expYear };
-    if (card.holder !== undefined) plain.h = card.holder;
-    // The token is pure randomness: nothing about the card can be learned from it.
-    const token = `ct_${randomBytes(16).toString('hex')}`;
-    const sealed = seal(this.key, Buffer.from(JSON.stringify(plain), 'utf8'), Buffer.from(token, 'utf8'));
-    this.insert.run(token, sealed.ciphertext, sealed.iv, sealed.tag, this.now().toISOString());
+  async store(card: StoredCard, merchantId: string): Promise<string> {
+    checkOwner(merchantId);
+    const token = newCardToken();
+    const sealed = sealCard(this.key, token, merchantId, card);
+    this.insert.run(token, merchantId, sealed.ciphertext, sealed.iv, sealed.tag, this.now().toISOString());
     return token;
   }
 
-  async retrieve(token: string): Promise<StoredCard | null> {
-    if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-    const row = this.select.get(token);
-    if (!row) return null;
-    let plain: Plain;
-    try {
-      const bytes = open(this.key, { iv: row.iv, tag: row.tag, ciphertext: row.ciphertext }, Buffer.from(token, 'utf8'));
-      plain = JSON.parse(bytes.toString('utf8')) as Plain;
-    } catch {
-      throw new VaultError('Vault record failed its integrity check (wrong key or altered data)');
-    }
-    const card: StoredCard = { number: plain.n, expMonth: plain.m, expYear: plain.y };
-    if (plain.h !== undefined) card.holder = plain.h;
-    return card;
+  async retrieve(token: string, merchantId: string): Promise<StoredCard | null> {
+    if (typeof token !== 'string' || !CARD_TOKEN.test(token) || typeof merchantId !== 'string') return null;
+    const row = this.select.get(token, merchantId);
+    return row ? openCard(this.key, token, merchantId, row) : null;
+  }
+
+  async unownedTokens(): Promise<string[]> {
+    return (this.db.prepare('SELECT token FROM card_vault WHERE merchant_id IS NULL').all() as Array<{ token: string }>).map((r) => r.token);
+  }
+
+  async claim(token: string, merchantId: string): Promise<void> {
+    checkOwner(merchantId);
+    this.db.transaction(() => {
+      const row = this.db.prepare('SELECT ciphertext, iv, tag FROM card_vault WHERE token = ? AND merchant_id IS NULL').get(token) as Row | undefined;
+      if (!row) return;
+      const sealed = sealCard(this.key, token, merchantId, openCard(this.key, token, null, row));
+      this.db
+        .prepare('UPDATE card_vault SET merchant_id = ?, ciphertext = ?, iv = ?, tag = ? WHERE token = ? AND merchant_id IS NULL')
+        .run(merchantId, sealed.ciphertext, sealed.iv, sealed.tag, token);
+    })();
   }
 }
 

@@ -1,17 +1,20 @@
 /**
  * The card vault on PostgreSQL, for scaled-out deployments where several API processes must see
- * the same stored cards. Same sealing as the embedded vault: AES-256-GCM, random IV per record,
- * the token bound as additional authenticated data.
+ * the same stored cards. Same records as the embedded vault (`vault-record.ts`): AES-256-GCM,
+ * random IV per record, bound to its token and its merchant.
  */
-import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { CardVault, StoredCard } from '../../application/ports/card-vault';
-import { VaultError } from './card-vault';
-import { assertKey, open, seal } from './secret-box';
+import type { CardVault, StoredCard, UnownedCardTokens } from '../../application/ports/card-vault';
+import { assertKey } from './secret-box';
+import { CARD_TOKEN, checkOwner, newCardToken, openCard, sealCard } from './vault-record';
 
-const TOKEN = /^ct_[0-9a-f]{32}$/;
+interface Row {
+  ciphertext: Buffer;
+  iv: Buffer;
+  tag: Buffer;
+}
 
-export class PostgresCardVault implements CardVault {
+export class PostgresCardVault implements CardVault, UnownedCardTokens {
   private constructor(
     private readonly pool: Pool,
     private readonly key: Buffer,
@@ -24,21 +27,20 @@ export class PostgresCardVault implements CardVault {
       ciphertext bytea not null,
       iv bytea not null,
       tag bytea not null,
-      created_at timestamptz not null default now()
+      created_at timestamptz not null default now(),
+      merchant_id text
     )`);
+    await pool.query('alter table card_vault add column if not exists merchant_id text');
     return new PostgresCardVault(pool, Buffer.from(key));
   }
 
-  async store(card: StoredCard): Promise<string> {
-    const keys = Object.keys(card).filter((k) => !['number', 'expMonth', 'expYear', 'holder'].includes(k));
-    if (keys.length) throw new VaultError(`Card field "${keys[0]}" cannot be stored`);
-    if (!/^[0-9]{12,19}$/.test(card.number)) throw new VaultError('Card number must be 12 to 19 digits');
-    const plain: Record<string, string> = { n: card.number, m: card.expMonth, y: card.expYear };
-    if (card.holder !== undefined) plain.h = card.holder;
-    const token = `ct_${randomBytes(16).toString('hex')}`;
-    const sealed = seal(this.key, Buffer.from(JSON.stringify(plain), 'utf8'), Buffer.from(token, 'utf8'));
-    await this.pool.query('insert into card_vault (token, ciphertext, iv, tag) values ($1, $2, $3, $4)', [
+  async store(card: StoredCard, merchantId: string): Promise<string> {
+    checkOwner(merchantId);
+    const token = newCardToken();
+    const sealed = sealCard(this.key, token, merchantId, card);
+    await this.pool.query('insert into card_vault (token, merchant_id, ciphertext, iv, tag) values ($1, $2, $3, $4, $5)', [
       token,
+      merchantId,
       sealed.ciphertext,
       sealed.iv,
       sealed.tag,
@@ -46,21 +48,33 @@ export class PostgresCardVault implements CardVault {
     return token;
   }
 
-  async retrieve(token: string): Promise<StoredCard | null> {
-    if (typeof token !== 'string' || !TOKEN.test(token)) return null;
-    const { rows } = await this.pool.query<{ ciphertext: Buffer; iv: Buffer; tag: Buffer }>(
-      'select ciphertext, iv, tag from card_vault where token = $1',
-      [token],
-    );
-    if (rows.length === 0) return null;
-    let plain: { n: string; m: string; y: string; h?: string };
-    try {
-      plain = JSON.parse(open(this.key, rows[0], Buffer.from(token, 'utf8')).toString('utf8'));
-    } catch {
-      throw new VaultError('Vault record failed its integrity check (wrong key or altered data)');
-    }
-    const card: StoredCard = { number: plain.n, expMonth: plain.m, expYear: plain.y };
-    if (plain.h !== undefined) card.holder = plain.h;
-    return card;
+  async retrieve(token: string, merchantId: string): Promise<StoredCard | null> {
+    if (typeof token !== 'string' || !CARD_TOKEN.test(token) || typeof merchantId !== 'string') return null;
+    // One indexed lookup by token whichever way it misses: unknown and not-yours take the same path.
+    const { rows } = await this.pool.query<Row>('select ciphertext, iv, tag from card_vault where token = $1 and merchant_id = $2', [
+      token,
+      merchantId,
+    ]);
+    return rows.length === 0 ? null : openCard(this.key, token, merchantId, rows[0]);
+  }
+
+  async unownedTokens(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ token: string }>('select token from card_vault where merchant_id is null');
+    return rows.map((r) => r.token);
+  }
+
+  async claim(token: string, merchantId: string): Promise<void> {
+    checkOwner(merchantId);
+    const { rows } = await this.pool.query<Row>('select ciphertext, iv, tag from card_vault where token = $1 and merchant_id is null', [token]);
+    if (rows.length === 0) return;
+    const sealed = sealCard(this.key, token, merchantId, openCard(this.key, token, null, rows[0]));
+    // Conditional on still being unowned, so two processes claiming at once agree.
+    await this.pool.query('update card_vault set merchant_id = $1, ciphertext = $2, iv = $3, tag = $4 where token = $5 and merchant_id is null', [
+      merchantId,
+      sealed.ciphertext,
+      sealed.iv,
+      sealed.tag,
+      token,
+    ]);
   }
 }

@@ -167,7 +167,7 @@ export class CheckoutService {
 
   async createSession(input: NewSession, correlationId: string): Promise<CreatedSession> {
     const { store, clock } = this.deps;
-    if (input.cardToken && !(await this.deps.vault.retrieve(input.cardToken))) throw new CardTokenNotFoundError();
+    if (input.cardToken && !(await this.deps.vault.retrieve(input.cardToken, input.merchantId))) throw new CardTokenNotFoundError();
     // `schedule_not_found` for a schedule the merchant does not have (or deleted).
     if (input.schedule) await this.deps.schedules.info(input.merchantId, input.schedule.scheduleId);
     const sessionId = randomUUID();
@@ -233,7 +233,7 @@ export class CheckoutService {
     const merchant = await this.merchant(session.merchantId);
     const latest = await this.latestPayment(session);
     const now = this.deps.clock.now().toISOString();
-    const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken) : null;
+    const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken, session.merchantId) : null;
     const base = {
       merchantName: merchant.name,
       lastDecline: latest?.phase === 'declined' ? latest.declineReason ?? 'Declined' : null,
@@ -555,7 +555,7 @@ export class CheckoutService {
     if (!expiry.ok) problems.push({ field: 'card_expiry', message: 'Enter a valid expiry date (MM / YY) that has not passed.' });
     const holder = input.holder?.trim() || this.holderNameOf(session) || undefined;
     if (session.cardToken) {
-      const stored = await this.deps.vault.retrieve(session.cardToken);
+      const stored = await this.deps.vault.retrieve(session.cardToken, session.merchantId);
       if (!stored) {
         problems.push({ field: 'card_number', message: 'The card to be credited is no longer available.' });
         return null;
