@@ -23,7 +23,8 @@ import { createJsonLogger } from './adapters/logging/json-logger';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
 import { PostgresCardVault } from './adapters/vault/postgres-card-vault';
-import type { CardVault } from './application/ports/card-vault';
+import type { CardVault, UnownedCardTokens } from './application/ports/card-vault';
+import { claimUnownedCardTokens } from './application/vault/claim-unowned-card-tokens';
 import { Pool } from 'pg';
 import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
@@ -148,7 +149,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
-  let vault: CardVault;
+  let vault: CardVault & UnownedCardTokens;
   let closeVault: () => Promise<void>;
   if (config.databaseUrl && config.eventStore !== 'sqlite') {
     const pool = new Pool({ connectionString: config.databaseUrl, max: 4 });
@@ -162,6 +163,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     vault = new EncryptedCardVault({ db: vaultDb, key });
     closeVault = async () => void vaultDb.close();
   }
+  await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
   const connector =
