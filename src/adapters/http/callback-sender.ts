@@ -1,40 +1,56 @@
 /**
- * Posts callbacks with node's HTTP client. Connections are kept alive per merchant host, redirects
- * are not followed (a 3xx is a failed attempt: the merchant must fix the URL, we must not wander),
- * and the whole exchange (connect, send, answer) must finish within the timeout.
+ * Posts callbacks with node's HTTP client. Connections are kept alive per address, redirects are not
+ * followed (a 3xx is a failed attempt: the merchant must fix the URL, we must not wander), and the
+ * whole exchange (lookup, connect, send, answer) must finish within the timeout.
+ *
+ * Where private networks are off limits (production) the sender looks the name up once, refuses the
+ * attempt if any answer is non-public, and connects to one of exactly those addresses: the HTTP
+ * client is handed the IP literal, never the name, so a DNS answer that changes between the check
+ * and the connect (rebinding) cannot take us inside. The name still travels in the Host header and
+ * as TLS server name, so virtual hosts and certificate checks work as they would with the name.
  */
 import http from 'node:http';
 import https from 'node:https';
-import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { CallbackRequest, CallbackResponse, CallbackSender } from '../../application/ports/callback-sender';
 import { isNonPublicAddress } from '../../domain/callback-delivery/network-address';
+import { lookupAllAddresses } from './dns-resolver';
+
+/** Every address of a name, in the order to try them. */
+export type AddressResolver = (hostname: string) => Promise<string[]>;
 
 export interface HttpCallbackSenderOptions {
   /** Sandbox merchants test against their own machines; production never calls non-public addresses. */
   allowNonPublicAddresses: boolean;
   maxSocketsPerHost?: number;
+  /** Default: the system resolver. */
+  resolve?: AddressResolver;
+  /** Extra certificate authorities to trust besides the system's (a test's own). */
+  ca?: string | Buffer;
 }
 
-/** Resolves as usual, then refuses a non-public answer, so a DNS name cannot smuggle us inside. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: false }, (error, address, family) => {
-    if (error) return callback(error, address as string, family as number);
-    if (isNonPublicAddress(address as string)) {
-      return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'ENONPUBLIC' }), '', 4);
-    }
-    callback(null, address as string, family as number);
-  });
+/** Failures that mean "this address cannot be reached", so the next checked address may be tried. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/** The HTTP client only ever gets IP literals; should it still try to resolve, that is refused. */
+const noSecondLookup: LookupFunction = (hostname, _options, callback) => {
+  callback(Object.assign(new Error(`refused to look up ${hostname} a second time`), { code: 'ESECONDLOOKUP' }), '', 4);
 };
+
+const describe = (error: NodeJS.ErrnoException) => (error.code ? `${error.code}: ${error.message}` : error.message);
 
 export class HttpCallbackSender implements CallbackSender {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  private readonly resolve: AddressResolver;
 
   constructor(private readonly options: HttpCallbackSenderOptions) {
     const maxSockets = options.maxSocketsPerHost ?? 32;
+    // Sockets are pooled by the address connected to (and the TLS server name), never by the
+    // merchant's host name alone, so a kept-alive socket serves only requests for its own address.
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets, ...(options.ca ? { ca: options.ca } : {}) });
+    this.resolve = options.resolve ?? lookupAllAddresses;
   }
 
   send(request: CallbackRequest): Promise<CallbackResponse> {
@@ -43,6 +59,7 @@ export class HttpCallbackSender implements CallbackSender {
     return new Promise<CallbackResponse>((resolve) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      let current: http.ClientRequest | undefined;
       const finish = (response: Omit<CallbackResponse, 'latencyMs'>) => {
         if (settled) return;
         settled = true;
@@ -56,43 +73,75 @@ export class HttpCallbackSender implements CallbackSender {
         finish({ statusCode: null, error: 'invalid URL', timedOut: false });
         return;
       }
-      const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      if (!this.options.allowNonPublicAddresses && isIP(hostname) && isNonPublicAddress(hostname)) {
-        finish({ statusCode: null, error: 'non-public address refused', timedOut: false });
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        finish({ statusCode: null, error: `unsupported protocol ${url.protocol}`, timedOut: false });
         return;
       }
-      const secure = url.protocol === 'https:';
-      const body = Buffer.from(request.body, 'utf8');
-      const req = (secure ? https : http).request(url, {
-        method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
-        lookup: this.options.allowNonPublicAddresses ? undefined : publicOnlyLookup,
-        headers: {
-          ...request.headers,
-          'Content-Type': request.contentType,
-          'Content-Length': String(body.length),
-          'User-Agent': 'ledger-gateway-callbacks/1',
-        },
-      });
       timer = setTimeout(() => {
         finish({ statusCode: null, error: `no answer within ${request.timeoutMs} ms`, timedOut: true });
-        req.destroy();
+        current?.destroy();
       }, request.timeoutMs);
-      req.on('response', (res) => {
-        // The status is the answer; the body is read (to keep the connection reusable) and dropped.
-        let received = 0;
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > 64 * 1024) res.destroy();
+
+      const bracketed = url.hostname.startsWith('[') && url.hostname.endsWith(']');
+      const hostname = bracketed ? url.hostname.slice(1, -1) : url.hostname;
+      const literal = isIP(hostname) !== 0;
+      const secure = url.protocol === 'https:';
+      const body = Buffer.from(request.body, 'utf8');
+      const post = (addresses: string[], index: number) => {
+        const req = (secure ? https : http).request({
+          method: 'POST',
+          host: addresses[index],
+          port: Number(url.port) || (secure ? 443 : 80),
+          path: `${url.pathname}${url.search}`,
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          lookup: noSecondLookup,
+          // SNI and the certificate check name the host the merchant gave, not the address.
+          ...(secure && !literal ? { servername: hostname } : {}),
+          headers: {
+            ...request.headers,
+            Host: url.host,
+            'Content-Type': request.contentType,
+            'Content-Length': String(body.length),
+            'User-Agent': 'ledger-gateway-callbacks/1',
+          },
         });
-        res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
-        res.on('error', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
-        res.on('close', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, timedOut: false });
-      });
-      req.end(body);
+        current = req;
+        req.on('response', (res) => {
+          // The status is the answer; the body is read (to keep the connection reusable) and dropped.
+          let received = 0;
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > 64 * 1024) res.destroy();
+          });
+          res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
+          res.on('error', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
+          res.on('close', () => finish({ statusCode: res.statusCode ?? null, error: null, timedOut: false }));
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          if (!settled && UNREACHABLE.has(error.code ?? '') && index + 1 < addresses.length) return post(addresses, index + 1);
+          finish({ statusCode: null, error: describe(error), timedOut: false });
+        });
+        req.end(body);
+      };
+
+      // One lookup per attempt; what it returned is what gets checked and connected to.
+      Promise.resolve()
+        .then(() => (literal ? [hostname] : this.resolve(hostname)))
+        .then(
+          (addresses) => {
+            if (settled) return;
+            if (addresses.length === 0) {
+              finish({ statusCode: null, error: `${hostname} has no address`, timedOut: false });
+            } else if (!this.options.allowNonPublicAddresses && addresses.some(isNonPublicAddress)) {
+              // Any inside answer refuses the lot: which address a round of DNS puts first is the
+              // name owner's choice, not ours.
+              finish({ statusCode: null, error: 'non-public address refused', timedOut: false });
+            } else {
+              post(addresses, 0);
+            }
+          },
+          (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: describe(error), timedOut: false }),
+        );
     });
   }
 
