@@ -47,7 +47,38 @@ describe('notification URL check', () => {
     expect(await check.problem('http://[::1]/cb')).to.equal(inside);
     expect(await check.problem('http://169.254.169.254/latest')).to.equal(inside);
     expect(await check.problem('https://internal.example/cb')).to.equal(inside);
-    expect(await check.problem('https://mixed.example/cb')).to.equal(null);
+  });
+
+  it('in production refuses a name with any non-public answer: the sender would refuse to call it', async () => {
+    const { check } = checker({ 'mixed.example': ['93.184.216.34', '10.1.2.3'], 'mapped.example': ['::ffff:7f00:1'] });
+    const inside = 'The URL must point to a public address.';
+    expect(await check.problem('https://mixed.example/cb')).to.equal(inside);
+    expect(await check.problem('https://mapped.example/cb')).to.equal(inside);
+  });
+
+  it('in production refuses IPv6 spellings of loopback and the metadata service', async () => {
+    const { check, lookups } = checker({});
+    for (const url of [
+      'http://[::ffff:127.0.0.1]:8080/',
+      'http://[0:0:0:0:0:ffff:7f00:1]:8080/',
+      'http://[::127.0.0.1]:8080/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a9fe:a9fe::1]/',
+    ]) {
+      expect(await check.problem(url), url).to.equal('The URL must point to a public address.');
+    }
+    expect(lookups, 'an IP literal is judged without a lookup').to.deep.equal([]);
+  });
+
+  it('for a merchant default judges only where the URL points, accepting a name that does not resolve yet', async () => {
+    const { check } = checker({ 'internal.example': ['10.1.2.3'], 'shop.example': ['93.184.216.34'] });
+    expect(await check.destinationProblem('http://[::ffff:127.0.0.1]/cb')).to.equal('The URL must point to a public address.');
+    expect(await check.destinationProblem('https://internal.example/cb')).to.equal('The URL must point to a public address.');
+    expect(await check.destinationProblem('https://shop.example/cb')).to.equal(null);
+    expect(await check.destinationProblem('https://not-yet.example/cb')).to.equal(null);
+    const sandbox = checker({}, true).check;
+    expect(await sandbox.destinationProblem('http://[::ffff:127.0.0.1]/cb')).to.equal(null);
   });
 
   it('in the sandbox allows a merchant to test against its own machine', async () => {

@@ -1,7 +1,10 @@
 /**
  * Is a merchant's `notification_url` one we can deliver to? Refused (HTTP 400, spec rule 4 of Errors):
  * anything but http(s), URLs carrying credentials, hosts that do not resolve, and, where private
- * networks are off limits (production), hosts that resolve only to non-public addresses. A lookup
+ * networks are off limits (production), an IP literal in any non-public range (in any IPv6
+ * spelling) or a name with any non-public address among its answers. "Any", not "only": the sender
+ * refuses such a name at every attempt (which answer comes first is the name owner's choice), so
+ * accepting it here would only turn a clear 400 into callbacks that never arrive. A lookup
  * that merely takes long is not a refusal: payment creation must stay fast, so after a short budget
  * the URL is accepted and delivery retries take care of a host that is really gone. Answers are
  * cached, so a merchant sending the same URL on every payment pays for one lookup.
@@ -10,6 +13,8 @@ import { isIP } from 'node:net';
 import { isNonPublicAddress } from '../../domain/callback-delivery/network-address';
 
 export type HostResolver = (hostname: string) => Promise<string[]>;
+
+export const PUBLIC_ADDRESS_REQUIRED = 'The URL must point to a public address.';
 
 /** Thrown by a resolver when the name definitely does not exist. */
 export class HostNotFoundError extends Error {}
@@ -44,7 +49,8 @@ export class NotificationUrlCheck {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The URL must use http or https.';
     if (url.username || url.password) return 'The URL must not contain credentials.';
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const bracketed = url.hostname.startsWith('[') && url.hostname.endsWith(']');
+    const host = (bracketed ? url.hostname.slice(1, -1) : url.hostname).toLowerCase();
     if (!host) return 'This value is not a valid URL.';
     if (isIP(host)) return this.addressProblem([host]);
     if (host === 'localhost' || host.endsWith('.localhost')) return this.addressProblem(['127.0.0.1']);
@@ -58,6 +64,15 @@ export class NotificationUrlCheck {
       return verdict;
     }
     return null;
+  }
+
+  /**
+   * For a merchant's default URL: only where it points. A name that does not resolve (yet), or not
+   * in time, is accepted: the merchant may still be setting up DNS, and delivery checks again.
+   */
+  async destinationProblem(raw: string): Promise<string | null> {
+    const problem = await this.problem(raw);
+    return problem === PUBLIC_ADDRESS_REQUIRED ? problem : null;
   }
 
   /** undefined: could not tell in time (accepted, not cached). */
@@ -81,6 +96,6 @@ export class NotificationUrlCheck {
 
   private addressProblem(addresses: string[]): string | null {
     if (this.options.allowNonPublicAddresses) return null;
-    return addresses.every(isNonPublicAddress) ? 'The URL must point to a public address.' : null;
+    return addresses.some(isNonPublicAddress) ? PUBLIC_ADDRESS_REQUIRED : null;
   }
 }
