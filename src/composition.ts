@@ -26,6 +26,7 @@ import { PostgresCardVault } from './adapters/vault/postgres-card-vault';
 import type { CardVault, UnownedCardTokens } from './application/ports/card-vault';
 import { claimUnownedCardTokens } from './application/vault/claim-unowned-card-tokens';
 import { Pool } from 'pg';
+import { surviveConnectionLoss } from './adapters/postgres/survive-connection-loss';
 import { createApp } from './api/app';
 import { registerHostedRoutes } from './api/hosted/routes';
 import { registerHealthRoute } from './api/health';
@@ -152,7 +153,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   let vault: CardVault & UnownedCardTokens;
   let closeVault: () => Promise<void>;
   if (config.databaseUrl && config.eventStore !== 'sqlite') {
-    const pool = new Pool({ connectionString: config.databaseUrl, max: 4 });
+    const pool = surviveConnectionLoss(new Pool({ connectionString: config.databaseUrl, max: 4 }), (error) =>
+      logger.warn('card vault lost a database connection, it reconnects', { error: error.message }),
+    );
     vault = await PostgresCardVault.create(pool, key);
     closeVault = () => pool.end();
   } else {
@@ -258,6 +261,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const app = createApp({
     logger,
     trustProxy: config.trustProxy,
+    adminToken,
     routes: [
       (router, ajv) =>
         registerS2sRoutes(router, {

@@ -1,27 +1,39 @@
 /**
  * The koa application factory. It never listens: `main` does, and tests call the app in-process.
  * Validators are compiled here, once, when the app is built.
+ *
+ * Order of the layers, each before the next looks at anything: request id and log, error shape,
+ * the admin token on every spelling of `/admin`, body parsing, input hygiene (nesting, size, control
+ * characters; input-hygiene.ts), then the routes, which match one spelling of a path only.
  */
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from '../application/ports/logger';
-import { errorMiddleware } from './errors';
+import { adminGuard } from './admin/admin-guard';
+import { errorMiddleware, errors } from './errors';
 import { createAjv } from './validation';
 import { urlencodedBody } from './form-body';
+import { MAX_ENTRIES, inputHygiene, tooManyEntries } from './input-hygiene';
+import { ROUTER_OPTIONS } from './router-options';
 import type Ajv from 'ajv';
+
+/** formidable's code for "more fields than maxFields". */
+const FORMIDABLE_TOO_MANY_FIELDS = 1007;
 
 export interface AppOptions {
   logger: Logger;
   trustProxy?: boolean;
+  /** Bearer token of the `/admin` API; without one, every admin path is refused. */
+  adminToken?: string;
   /** Adds the routes of each part of the API to the shared router. */
   routes: Array<(router: Router, ajv: Ajv) => void>;
 }
 
 export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false });
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   const ajv = createAjv();
 
   app.use(async (ctx, next) => {
@@ -46,6 +58,8 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(options.logger));
+  // Before any body is read: an admin request without the token costs nothing more.
+  app.use(adminGuard(options.adminToken));
   app.use(urlencodedBody());
   app.use(
     koaBody({
@@ -56,21 +70,40 @@ export function createApp(options: AppOptions): Koa {
       jsonLimit: '128kb',
       textLimit: '16kb',
       // Payment forms carry fields, never files.
-      formidable: { maxFiles: 0, maxFileSize: 1, maxFieldsSize: 128 * 1024 },
+      formidable: { maxFiles: 0, maxFileSize: 1, maxFieldsSize: 128 * 1024, maxFields: MAX_ENTRIES },
       onError: (error) => {
+        if ((error as { code?: unknown }).code === FORMIDABLE_TOO_MANY_FIELDS) throw errors.invalid([tooManyEntries()]);
         throw Object.assign(error, { status: 400 });
       },
     }),
   );
+  app.use(inputHygiene());
   for (const register of options.routes) register(router, ajv);
+  app.use(routingRefusals());
   app.use(router.routes());
   app.use(router.allowedMethods());
-  app.use(async (ctx) => {
-    // Unknown paths answer in the spec's error shape rather than koa's plain-text 404.
-    if (ctx.status === 404 && ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = { result: 'ERROR', error_code: 0, error_message: 'Route or parameters is not supported' };
-    }
-  });
   return app;
+}
+
+/**
+ * What the router leaves without a body becomes the spec's error shape rather than koa's plain
+ * text: no route at the path is 404 (whatever the method); a path whose routes take other methods
+ * is 405 with their `Allow`, also for methods no route has anywhere (TRACE, PROPFIND), which the
+ * router would answer 501.
+ */
+function routingRefusals(): Koa.Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined && ctx.body !== null) return;
+    if ((ctx.status === 405 || ctx.status === 501) && ctx.response.get('Allow')) {
+      ctx.status = 405;
+      ctx.body = errors.methodNotAllowed().body();
+      return;
+    }
+    if (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) {
+      ctx.remove('Allow');
+      ctx.status = 404;
+      ctx.body = errors.routeNotSupported().body();
+    }
+  };
 }

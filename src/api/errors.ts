@@ -49,6 +49,9 @@ export const errors = {
   captureNotPending: () =>
     new ApiError(400, 208003, 'Not acceptable to request the capture for payment not in pending status'),
   otherEnvironmentKey: () => new ApiError(400, 220002, 'Use merchant test key.'),
+  // Routing refusals share the 404's error_code 0; the HTTP status and the Allow header tell them apart.
+  methodNotAllowed: () => new ApiError(405, 0, 'Method not allowed'),
+  adminTokenInvalid: () => new ApiError(401, 401, 'Admin token is missing or not valid.'),
 };
 
 export function errorMiddleware(logger: Logger): Koa.Middleware {

@@ -4,7 +4,8 @@
  * path of the gateway.
  */
 import type Koa from 'koa';
-import { ApiError, INVALID_REQUEST } from './errors';
+import { ApiError, INVALID_REQUEST, errors } from './errors';
+import { MAX_ENTRIES, tooManyEntries } from './input-hygiene';
 
 export const FORM_LIMIT_BYTES = 128 * 1024;
 
@@ -15,7 +16,10 @@ export function urlencodedBody(): Koa.Middleware {
     if (declared > FORM_LIMIT_BYTES) throw new ApiError(413, 100000, INVALID_REQUEST);
     const text = await readText(ctx.req, FORM_LIMIT_BYTES);
     const body: Record<string, string | string[]> = Object.create(null);
+    let pairs = 0;
     for (const [name, value] of new URLSearchParams(text)) {
+      // Counted while parsing, so a body of tens of thousands of tiny pairs is refused early.
+      if (++pairs > MAX_ENTRIES) throw errors.invalid([tooManyEntries()]);
       const existing = body[name];
       if (existing === undefined) body[name] = value;
       else if (Array.isArray(existing)) existing.push(value);

@@ -1,16 +1,18 @@
 /**
- * Form bodies arrive either url-encoded (already nested: `parameters[key]` -> {parameters: {key}})
- * or multipart (flat names, values possibly in arrays). Both become the same nested object here so
- * one set of validators serves both.
+ * Form bodies arrive url-encoded or multipart, both as flat names (`parameters[key]`) whose values
+ * are a string, or the strings of a name sent more than once. Both become the same nested object
+ * here so one set of validators serves both. A repeated name stays an array, so a scalar field sent
+ * twice fails its schema's `type: string` instead of one of its values being picked silently.
+ * Names deeper than MAX_LEVELS never get here (input-hygiene.ts refuses them).
  */
-export type FormBody = Record<string, unknown>;
+import { MAX_LEVELS } from './input-hygiene';
 
-const MAX_DEPTH = 5;
+export type FormBody = Record<string, unknown>;
 
 export function normalizeForm(body: unknown): FormBody {
   const out: FormBody = {};
   if (!body || typeof body !== 'object' || Array.isArray(body)) return out;
-  for (const [rawKey, rawValue] of Object.entries(body as Record<string, unknown>)) {
+  for (const [rawKey, value] of Object.entries(body as Record<string, unknown>)) {
     // A name such as `__proto__[x]` would otherwise walk into and write Object.prototype.
     if (
       (rawKey.includes('__proto__') || rawKey.includes('constructor') || rawKey.includes('prototype')) &&
@@ -18,7 +20,6 @@ export function normalizeForm(body: unknown): FormBody {
     ) {
       continue;
     }
-    const value = Array.isArray(rawValue) && rawValue.length === 1 && !rawKey.endsWith('[]') ? rawValue[0] : rawValue;
     const path = rawKey.includes('[') ? splitBrackets(rawKey) : null;
     if (!path) {
       out[rawKey] = value;
@@ -40,6 +41,6 @@ function splitBrackets(name: string): string[] | null {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(name);
   if (!match) return null;
   const parts = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
-  if (parts.length > MAX_DEPTH || parts.some((p) => p === '')) return null;
+  if (parts.length > MAX_LEVELS || parts.some((p) => p === '')) return null;
   return parts;
 }

@@ -76,6 +76,8 @@ export interface S2sAction {
   handle(c: ActionContext): Promise<Record<string, unknown>>;
 }
 
+const FORM_BODIES_ONLY = 'The request body must be application/x-www-form-urlencoded or multipart/form-data.';
+
 export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
   const action = (schema: object, handle: S2sAction['handle']): S2sAction => ({ validate: compileValidator(deps.ajv, schema), handle });
   // The allowlist: exhaustive and case-sensitive, anything else is 404 (spec, S2S section).
@@ -91,6 +93,11 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
   };
 
   router.post('/post', async (ctx: Koa.Context) => {
+    // decisions.md §1: form bodies only. JSON would bring types and nesting no S2S field has.
+    const type = ctx.request.type.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') {
+      throw errors.invalid([errors.field('body', FORM_BODIES_ONLY)]);
+    }
     const form = normalizeForm((ctx.request as { body?: unknown }).body);
     const name = form.action;
     if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(actions, name)) {
@@ -98,6 +105,7 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     }
     const chosen = actions[name];
     const clientKey = form.client_key;
+    if (Array.isArray(clientKey)) throw errors.invalid([errors.field('client_key', 'This value should be of type string.')]);
     if (typeof clientKey !== 'string' || clientKey.length === 0) {
       throw errors.invalid([errors.field('client_key', 'This value should not be blank.')]);
     }
