@@ -22,9 +22,10 @@ const invalid = (...messages: string[]) => ({
   errors: messages.map((error_message) => ({ error_code: 100000, error_message })),
 });
 
-/** What the card frame posts once the payer pressed Pay on the merchant's page. */
+/** What the card frame posts once the payer pressed Pay on the merchant's page (a browser names the frame's origin). */
 function postCardData(t: TestGateway, token: string, expiry: string, extra: { number?: string; headers?: Record<string, string> } = {}) {
-  return postJson(t, '/hosted-fields/card-data', { token, number: extra.number ?? PAN, expiry, cvv: CVV }, extra.headers ?? {});
+  const headers = { Origin: t.baseUrl, 'Sec-Fetch-Site': 'same-origin', ...extra.headers };
+  return postJson(t, '/hosted-fields/card-data', { token, number: extra.number ?? PAN, expiry, cvv: CVV }, headers);
 }
 
 function processing(t: TestGateway, path: string, token: string | undefined, body: Json = {}, headers: Record<string, string> = {}) {
@@ -281,6 +282,22 @@ forEachStore(
         expect(res.body.result).to.equal('undefined');
         expect((await processing(t, PURCHASE, token)).body.errors[0].error_message).to.match(/^card: No card data/);
       });
+
+      // A client that sends no fetch metadata is judged by its Origin alone, and only the gateway's
+      // public origin will do: not a foreign one, not an opaque one, not one whose Host it also forged.
+      for (const [name, headers] of [
+        ['a foreign Origin', { Origin: 'https://evil.example' }],
+        ['a foreign Origin with a Host to match', { Origin: 'http://evil.example', Host: 'evil.example' }],
+        ['an opaque Origin', { Origin: 'null' }],
+        ['no Origin', {}],
+      ] as Array<[string, Record<string, string>]>) {
+        it(`refuses card data with ${name} and no fetch metadata`, async () => {
+          const { token } = await createSessionToken(t, merchant);
+          const res = await postJson(t, '/hosted-fields/card-data', { token, number: PAN, expiry: '01 / 38', cvv: CVV }, headers);
+          expect(res.status, res.text).to.equal(403);
+          expect((await processing(t, PURCHASE, token)).body.errors[0].error_message).to.match(/^card: No card data/);
+        });
+      }
 
       it('never writes the card number to the log', async () => {
         const token = await tokenWithCard('01 / 38');

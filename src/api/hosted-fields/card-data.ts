@@ -1,8 +1,10 @@
 /**
  * `POST /hosted-fields/card-data`: the card frame hands over what the payer typed. Only the
- * gateway's own frames post here (same origin), so a request another site's page makes is refused:
- * a JSON body already forces a preflight the gateway never grants, and the browser's fetch
- * metadata says where the request came from. Card data is neither logged nor echoed.
+ * gateway's own frames post here, so a request another site's page makes is refused: a JSON body
+ * already forces a preflight the gateway never grants, a browser always names the page's origin
+ * on a POST and it must be the gateway's public origin, and the fetch metadata must say
+ * same-origin when the browser sends it. The request's own Host is never trusted for this: a
+ * name rebound to the gateway would make any page "same host". Card data is neither logged nor echoed.
  */
 import type Koa from 'koa';
 import type { CheckoutService } from '../../application/checkout/checkout-service';
@@ -24,10 +26,7 @@ function refuse(ctx: Koa.Context, status: number, message: string): void {
 export function cardDataHandler(deps: { checkout: CheckoutService; validate: Validator; gatewayOrigin: string }): Koa.Middleware {
   return async (ctx) => {
     const site = ctx.get('Sec-Fetch-Site');
-    const origin = ctx.get('Origin');
-    // The gateway may be reached under another name than its public base URL (a proxy, localhost).
-    const ownOrigins = [deps.gatewayOrigin, ctx.origin];
-    if ((site && site !== 'same-origin') || (origin && !ownOrigins.includes(origin))) {
+    if ((site && site !== 'same-origin') || ctx.get('Origin') !== deps.gatewayOrigin) {
       return refuse(ctx, 403, 'Card data is accepted from the payment fields only.');
     }
     if (!ctx.is('application/json')) return refuse(ctx, 400, 'The card data is not valid.');
