@@ -53,6 +53,7 @@ function variants(rest: string): [string, string][] {
     ['encoded slash, lower case', `/admin%2f${rest.slice(1)}`],
     ['double slash in front', `//admin${rest}`],
     ['double slash after admin', `/admin/${rest}`],
+    ['backslash', `/\\admin${rest.replace(/\//g, '\\')}`],
     ['dot segments', `/x/../admin${rest}`],
     ['encoded dot segments', `/x/%2e%2e/admin${rest}`],
     ['encoded NUL after admin', `/admin%00${rest}`],
