@@ -4,7 +4,6 @@
  * the same code.
  */
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
@@ -20,6 +19,7 @@ import {
 import { SandboxConnector } from './adapters/connectors/sandbox-connector';
 import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
+import { preparePrivateDataDir } from './adapters/files/private-data-dir';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
 import { PostgresCardVault } from './adapters/vault/postgres-card-vault';
@@ -125,7 +125,7 @@ export function eventStoreTarget(config: GatewayConfig): EventStoreConfig {
 }
 
 export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  preparePrivateDataDir(config.dataDir);
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   // The sandbox's clock can be moved ahead by the test clock; production keeps real time.
   const sandboxClock = new SandboxClock(options.clock ?? systemClock);
@@ -178,6 +178,10 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       now: () => clock.now(),
     });
 
+  const notificationUrls = new NotificationUrlCheck({
+    resolve: systemResolver,
+    allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
+  });
   const merchants = new MerchantService({
     store,
     lookup: readModels,
@@ -187,6 +191,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     },
     clock,
     environment: config.environment,
+    notificationUrls,
   });
   const payments = new PaymentService({ store, connector, vault, clock, logger, baseUrl: config.publicBaseUrl });
   const schedules = new ScheduleService({ store, clock, chains: readModels });
@@ -215,10 +220,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     tokenSecret: createHmac('sha256', key).update('hosted-fields-tokens').digest(),
     pendingCards: new PendingCardData({ ttlMs: 15 * 60_000, now: () => clock.now().getTime() }),
     schedules,
-  });
-  const notificationUrls = new NotificationUrlCheck({
-    resolve: systemResolver,
-    allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
   });
 
   const queries: PaymentQueries = {

@@ -52,6 +52,23 @@ export interface RegisterMerchantInput {
   cardOnFileSupport?: boolean;
 }
 
+/** Where a merchant's default notification URL may point, decided where every caller passes. */
+export interface NotificationUrlRule {
+  /** Why callbacks must not go to `url`, or null. */
+  destinationProblem(url: string): Promise<string | null>;
+}
+
+/** A default notification URL refused by the rule (production: it points at a non-public address). */
+export class NotificationUrlRefusedError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`notification URL ${url} refused: ${reason}`);
+    this.name = 'NotificationUrlRefusedError';
+  }
+}
+
 export class MerchantService {
   private readonly passwords = new Map<string, string>();
   /** Client key to merchant id never changes once registered, so it is safe to keep. */
@@ -66,10 +83,20 @@ export class MerchantService {
       cipher: SecretCipher;
       clock: Clock;
       environment: Environment;
+      /** Without it every URL is accepted (tests that build the service alone). */
+      notificationUrls?: NotificationUrlRule;
     },
   ) {}
 
+  /** Refuses a default URL callbacks may not go to; URLs stored before the rule are the sender's to refuse. */
+  private async checkNotificationUrl(url: string | null | undefined): Promise<void> {
+    if (!url || !this.deps.notificationUrls) return;
+    const problem = await this.deps.notificationUrls.destinationProblem(url);
+    if (problem) throw new NotificationUrlRefusedError(url, problem);
+  }
+
   async register(input: RegisterMerchantInput): Promise<MerchantCredentials> {
+    await this.checkNotificationUrl(input.notificationUrl);
     const merchantId = randomUUID();
     const prefix = KEY_PREFIX[this.deps.environment];
     const clientKey = `${prefix}ck_${randomBytes(16).toString('hex')}`;
@@ -118,6 +145,7 @@ export class MerchantService {
   }
 
   async update(merchantId: string, changes: Partial<MerchantSettings>): Promise<void> {
+    await this.checkNotificationUrl(changes.notificationUrl);
     // Canonical order, so re-sending the same switches records no change.
     if (changes.protocolMapping) changes = { ...changes, protocolMapping: protocolMapping(changes.protocolMapping) };
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {

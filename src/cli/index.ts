@@ -54,6 +54,8 @@ import { clockCommand } from './clock-command';
 import { chainCommand } from './chain-command';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import { main } from '../main';
+import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
+import { NotificationUrlRefusedError } from '../application/merchant-service';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { LINK_TARGETS, type LinkTarget } from '../domain/checkout/session-events';
@@ -332,12 +334,22 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
+    if (error instanceof NotificationUrlRefusedError) {
+      process.stderr.write(
+        `--notification-url ${error.url}: ${error.reason} This gateway sends callbacks to public addresses only: ` +
+          'loopback, private, link-local and other non-public ranges are refused in every spelling ' +
+          '(CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts this).\n',
+      );
+      return 2;
+    }
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
 if (require.main === module) {
+  // Before any command opens a store: whatever it creates in the data directory is the owner's alone.
+  createFilesOwnerOnly();
   run(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exit(code);
   });
