@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { runGateway, type Role } from './server';
+import { createFilesOwnerOnly } from './adapters/files/private-data-dir';
 
 export async function main(role: Role = 'all'): Promise<void> {
   let config;
@@ -50,6 +51,7 @@ export async function main(role: Role = 'all'): Promise<void> {
 }
 
 if (require.main === module) {
+  createFilesOwnerOnly();
   main().catch((error) => {
     console.error(error);
     process.exit(1);
