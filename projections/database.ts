@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, type RawBuilder, SqliteDialect, sql } from 'kysely';
 import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import type { ReadModelDatabase } from './schema';
+import { surviveConnectionLoss } from '../src/adapters/postgres/survive-connection-loss';
 import { createLedgerTables, dropLedgerTables } from './ledger-schema';
 import { createCallbackTables } from './callback-deliveries-schema';
 import { createScheduleTables } from './schedules-schema';
@@ -24,7 +25,11 @@ const readModelTypes: CustomTypesConfig = {
   }) as CustomTypesConfig['getTypeParser'],
 };
 
-export function createReadModelDb(config: ReadModelDbConfig): Kysely<ReadModelDatabase> {
+/**
+ * `onConnectionLost` hears of PostgreSQL connections that died while idle (the pool replaces them;
+ * the process carries on either way).
+ */
+export function createReadModelDb(config: ReadModelDbConfig, onConnectionLost?: (error: Error) => void): Kysely<ReadModelDatabase> {
   if (config.kind === 'sqlite') {
     if (config.file !== ':memory:' && config.file !== '') mkdirSync(dirname(config.file), { recursive: true });
     const database = new Database(config.file);
@@ -35,7 +40,7 @@ export function createReadModelDb(config: ReadModelDbConfig): Kysely<ReadModelDa
     database.pragma('busy_timeout = 5000');
     return new Kysely<ReadModelDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   }
-  const pool = new Pool({ connectionString: config.url, types: readModelTypes });
+  const pool = surviveConnectionLoss(new Pool({ connectionString: config.url, types: readModelTypes }), onConnectionLost);
   return new Kysely<ReadModelDatabase>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -134,7 +134,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const rawStore = await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread });
   // Everything but the audit reads events in their current shape (old schema versions upcast).
   const store = withUpcasting(rawStore);
-  const readDb = createReadModelDb(readModelTarget(config));
+  const readDb = createReadModelDb(readModelTarget(config), (error) =>
+    logger.warn('read models lost a database connection, it reconnects', { error: error.message }),
+  );
   await migrateReadModels(readDb);
   const projector = options.withProjector
     ? new Projector({

@@ -5,6 +5,7 @@
  */
 import type Koa from 'koa';
 import type { Logger } from '../application/ports/logger';
+import { isDatabaseUnavailable } from './database-unavailable';
 
 export interface FieldError {
   error_code: number;
@@ -54,6 +55,8 @@ export const errors = {
   adminTokenInvalid: () => new ApiError(401, 401, 'Admin token is missing or not valid.'),
 };
 
+export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, try again.';
+
 export function errorMiddleware(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
@@ -69,6 +72,20 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
         // Body parser refusals (malformed, too large, wrong type) are the client's to fix.
         ctx.status = status === 413 ? 413 : 400;
         ctx.body = new ApiError(ctx.status, 100000, INVALID_REQUEST).body();
+        return;
+      }
+      if (isDatabaseUnavailable(error)) {
+        // A database blip (restart, failover, dropped connection) is not a bug: the pools reconnect
+        // by themselves, and the client is told to try again shortly.
+        logger.warn('database unavailable, answered 503', {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        ctx.status = 503;
+        ctx.set('Retry-After', '1');
+        ctx.body = new ApiError(503, 503, SERVICE_UNAVAILABLE).body();
         return;
       }
       logger.error('unhandled error', {

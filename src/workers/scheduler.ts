@@ -1,6 +1,8 @@
 /**
  * Runs the scheduler on a timer. Several scheduler processes may run against one PostgreSQL store:
- * each due date is claimed on its chain stream, so only one of them charges it.
+ * each due date is claimed on its chain stream, so only one of them charges it. A failed run (the
+ * database unreachable) is logged and the next tick simply tries again: chains stay due in the read
+ * model until a step is recorded, so nothing is skipped.
  */
 import type { Logger } from '../application/ports/logger';
 import type { Scheduler } from '../application/schedules/scheduler';
@@ -19,7 +21,8 @@ export function startScheduler(options: { scheduler: Scheduler; logger: Logger; 
         current = null;
       });
   }, options.intervalMs ?? 1_000);
-  timer.unref();
+  // Not unref'd: in the scheduler role this timer is the process's only work. Idle database
+  // connections used to keep it alive by accident, and a dropped connection let it exit.
   return {
     async stop() {
       clearInterval(timer);

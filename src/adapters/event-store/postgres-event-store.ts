@@ -21,6 +21,7 @@ import {
   resolveRetry,
   validateAppend,
 } from './shared';
+import { surviveConnectionLoss } from '../postgres/survive-connection-loss';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -94,9 +95,9 @@ export class PostgresEventStore implements EventStore {
   constructor(options: PostgresEventStoreOptions) {
     this.connectionString = options.connectionString;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
-    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    this.pool.on('error', () => undefined);
+    // A lost connection must not crash the process; the pool replaces it. Reads and appends that
+    // were running on it fail, and their callers retry (subscriptions poll again).
+    this.pool = surviveConnectionLoss(new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 }));
   }
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
