@@ -1,6 +1,19 @@
 import { ConfigError, loadConfig } from './config';
 import { runGateway, type Role } from './server';
 import { createFilesOwnerOnly } from './adapters/files/private-data-dir';
+import { BrokenLogError } from './application/audit/start-check';
+import { describeBroken } from './application/audit/verifier';
+
+/** Exit code of a start refused because the event log failed verification. */
+export const EXIT_BROKEN_LOG = 3;
+
+/**
+ * `--allow-broken-log` (or ALLOW_BROKEN_LOG=true) starts a gateway on a log that fails
+ * verification, for forensics: it logs the break and says so in its banner.
+ */
+export function allowBrokenLogRequested(argv: string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
+  return argv.includes('--allow-broken-log') || env.ALLOW_BROKEN_LOG === 'true';
+}
 
 export async function main(role: Role = 'all'): Promise<void> {
   let config;
@@ -13,12 +26,31 @@ export async function main(role: Role = 'all'): Promise<void> {
     }
     throw error;
   }
-  const running = await runGateway(config, role);
+  let running;
+  try {
+    running = await runGateway(config, role, { allowBrokenLog: allowBrokenLogRequested() });
+  } catch (error) {
+    if (error instanceof BrokenLogError) {
+      console.error(
+        [
+          `Refusing to start: ${error.message}`,
+          '  Recent events of the log no longer match their hash chains or the newest audit checkpoint.',
+          '  See the whole report with: npm run gateway -- audit verify',
+          '  To start anyway for forensics (nothing else is changed): npm start -- --allow-broken-log',
+        ].join('\n'),
+      );
+      process.exit(EXIT_BROKEN_LOG);
+    }
+    throw error;
+  }
   const lines = [
     `Payment gateway (${config.environment}, role ${role}, event store ${config.eventStore})`,
     running.server ? `  listening on ${running.baseUrl}  (S2S CARD: POST ${running.baseUrl}/post)` : '  no HTTP listener in this role',
     `  data directory: ${config.dataDir}`,
   ];
+  if (!running.logCheck.ok) {
+    lines.push(`  WARNING: started with --allow-broken-log on an event log that failed verification: ${describeBroken(running.logCheck.broken!)}`);
+  }
   if (running.demoMerchant) {
     const m = running.demoMerchant;
     lines.push(

@@ -15,6 +15,8 @@ import { startReconciler } from './workers/reconciler';
 import { startAuditCheckpointer } from './workers/audit-checkpointer';
 import type { Notifier } from './application/callbacks/notifier';
 import { startScheduler } from './workers/scheduler';
+import { checkLogAtStart } from './application/audit/start-check';
+import { describeBroken, type AuditReport } from './application/audit/verifier';
 
 export type Role = 'all' | 'api' | 'projector' | 'notifier' | 'scheduler';
 
@@ -25,10 +27,17 @@ export interface RunningGateway {
   demoMerchant: MerchantCredentials | null;
   /** Present in the roles that deliver callbacks (all, notifier). */
   notifier: Notifier | null;
+  /** What the start-time check of the event log found (a break only when it was allowed). */
+  logCheck: AuditReport;
   stop(): Promise<void>;
 }
 
-export async function runGateway(config: GatewayConfig, role: Role): Promise<RunningGateway> {
+export interface RunOptions {
+  /** Start even when the event log fails verification (forensics); see docs/architecture.md. */
+  allowBrokenLog?: boolean;
+}
+
+export async function runGateway(config: GatewayConfig, role: Role, options: RunOptions = {}): Promise<RunningGateway> {
   const projects = role === 'all' || role === 'projector';
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
   const gateway = await buildGateway(config, {
@@ -36,6 +45,18 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
     writerThread: role !== 'projector',
     projectorGatherMs: role === 'projector' ? 20 : 0,
   });
+  // Before anything is served, projected, sent or scheduled from it.
+  let logCheck: AuditReport;
+  try {
+    logCheck = await checkLogAtStart(gateway.rawStore, {
+      allowUnchainedHistory: config.eventStore === 'eventstoredb',
+      allowBrokenLog: options.allowBrokenLog ?? false,
+    });
+  } catch (error) {
+    await gateway.close();
+    throw error;
+  }
+  if (!logCheck.ok) gateway.logger.error('started on an event log that failed verification', { broken: describeBroken(logCheck.broken!) });
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger);
@@ -106,6 +127,7 @@ export async function runGateway(config: GatewayConfig, role: Role): Promise<Run
     baseUrl,
     demoMerchant,
     notifier,
+    logCheck,
     async stop() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       for (const stop of stops) await stop();

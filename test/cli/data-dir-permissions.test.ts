@@ -4,38 +4,19 @@
  * and every file in it 0600, journals included; given a directory an earlier release left 0755 with
  * 0644 files, then starting the gateway tightens it.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { startGatewayProcess } from '../support/gateway-process';
 
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
-/** Starts `src/main.ts`, waits for its banner, runs `whileUp`, then stops it. */
+/** Starts `npm start`'s entry point, runs `whileUp`, then stops it. */
 async function runOnce(dataDir: string, whileUp: () => void = () => undefined): Promise<void> {
-  const server = spawn(TSX, ['src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let banner = '';
-  server.stdout!.on('data', (chunk) => (banner += chunk.toString()));
-  server.stderr!.on('data', (chunk) => (banner += chunk.toString()));
+  const gateway = await startGatewayProcess(dataDir);
   try {
-    const deadline = Date.now() + 60_000;
-    while (!/listening on (http:\/\/\S+)/.test(banner)) {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`gateway did not start:\n${banner}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     whileUp();
   } finally {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await gateway.stop();
   }
 }
 

@@ -71,6 +71,13 @@ export interface VerifyOptions {
    * where every row was chained by the migration and a missing hash means a row was tampered with.
    */
   allowUnchainedHistory?: boolean;
+  /**
+   * Verify only the newest checkpoint's range and everything after it (what a gateway checks when it
+   * starts): the range's count and digest, the checkpoint's link to its predecessor, and every
+   * event's chain link from there to the head, each stream's first event in the walk linked to its
+   * predecessor as stored. Earlier history is what `audit verify` walks in full.
+   */
+  fromLatestCheckpoint?: boolean;
 }
 
 interface PlannedCheckpoint {
@@ -103,6 +110,15 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
     .map((event) => ({ version: event.version, data: parseCheckpoint(event.data) }));
   const planByVersion = new Map(plan.map((checkpoint, index) => [checkpoint.version, index]));
   let segment = 0;
+  let after: bigint | null = null;
+  if (options.fromLatestCheckpoint && plan.length > 0) {
+    segment = plan.length - 1;
+    // An unreadable newest checkpoint gives no range to start from: the walk reports it when it gets there.
+    const start = plan[segment]!.data?.previousPosition;
+    after = start ? BigInt(start) : null;
+  }
+  const firstChecked = segment;
+  const startsMidLog = after !== null;
   let covered = new CoveredEvents();
   /** Closes every checkpoint range that ends before `position`. */
   const closeSegmentsBefore = (position: bigint): void => {
@@ -121,15 +137,21 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
 
   const streams = new Map<string, { version: bigint; hash: string }>();
   const fail = (broken: BrokenLink): AuditReport => ({ ...report, ok: false, streams: streams.size, broken });
+  /** Where the walk starts mid-log, a stream's first event links to its predecessor as stored. */
+  const predecessorOf = async (event: StoredEvent) => {
+    const known = streams.get(event.streamId);
+    if (known || !startsMidLog || event.version === 0n) return known;
+    const previous = (await store.readStream(event.streamId)).find((e) => e.version === event.version - 1n);
+    return previous && { version: previous.version, hash: previous.chainHash };
+  };
 
-  let after: bigint | null = null;
   for (;;) {
     const page = await store.readAll({ after, maxCount: pageSize });
     for (const event of page) {
       if (event.position > head) break;
       closeSegmentsBefore(event.position);
 
-      const problem = checkLink(event, streams.get(event.streamId), options.allowUnchainedHistory ?? false);
+      const problem = checkLink(event, await predecessorOf(event), options.allowUnchainedHistory ?? false);
       if (problem) return fail(problem);
       if (!event.chainHash) report.unchainedEvents += 1;
       streams.set(event.streamId, { version: event.version, hash: event.chainHash });
@@ -138,8 +160,9 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
 
       if (event.streamId === AUDIT_CHECKPOINT_STREAM && event.type === AUDIT_CHECKPOINT_RECORDED) {
         const index = planByVersion.get(event.version);
-        // Appended after the checkpoint list was read: the next run checks it.
-        if (index === undefined) continue;
+        // Appended after the checkpoint list was read: the next run checks it. One whose range
+        // lies before the walk's start was checked by the run that walked it.
+        if (index === undefined || index < firstChecked) continue;
         const checkpointProblem = checkCheckpoint(plan, index);
         if (checkpointProblem) {
           return fail({ kind: 'checkpoint', streamId: event.streamId, version: event.version, position: event.position, ...checkpointProblem });
