@@ -1,6 +1,12 @@
 /** `npm run gateway -- clock show|advance`, as an operator runs it. */
 import { expect } from 'chai';
+import { buildGateway } from '../../src/composition';
+import { loadConfig } from '../../src/config';
+import type { ScheduleRule } from '../../src/domain/schedule/due-dates';
 import { cliWithDataDir } from '../support/cli-runner';
+import { chainEvents, startChain } from '../support/recurring-chains';
+
+const WEEKLY: ScheduleRule = { intervalLength: 1, intervalUnit: 'week', paymentsCount: 6, delayedFirstPayment: { kind: 'none' } };
 
 describe('npm run gateway -- clock, as a process', function () {
   this.timeout(120_000);
@@ -36,5 +42,50 @@ describe('npm run gateway -- clock, as a process', function () {
       if (previous === undefined) delete process.env.GATEWAY_ENV;
       else process.env.GATEWAY_ENV = previous;
     }
+  });
+});
+
+describe('npm run gateway -- clock advance, with no server running', function () {
+  this.timeout(180_000);
+  const cli = cliWithDataDir('gw-clock-chain-');
+  let chainId = '';
+  const open = () =>
+    buildGateway(loadConfig({ DATA_DIR: cli.dataDir, GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), { withProjector: true });
+
+  before(async () => {
+    const g = await open();
+    try {
+      const merchant = await g.merchants.register({ name: 'Weekly box' });
+      chainId = (await startChain(g, merchant.merchant_id, { rule: WEEKLY })).chainId;
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('makes each automatic payment on its own due date, in seconds rather than a wait per date', async () => {
+    // Given a chain that falls due every week, and no gateway process running
+    // When the operator moves the clock 30 days from the CLI
+    const started = Date.now();
+    const moved = cli('clock', 'advance', '30d');
+    const elapsedMs = Date.now() - started;
+    expect(moved.code, moved.stderr).to.equal(0);
+    expect(moved.stdout).to.match(/4 scheduled payment\(s\) made/);
+
+    // Then the four weekly dates were each charged on their own date, in order
+    const g = await open();
+    try {
+      const claims = (await chainEvents(g, chainId)).filter((e) => e.type === 'ScheduledPaymentStarted');
+      expect(claims.map((e) => e.data.sequence)).to.deep.equal([1, 2, 3, 4]);
+      for (const claim of claims) {
+        const payment = await g.payments.current((claim.data as { paymentId: string }).paymentId);
+        expect(payment.initiatedAt.slice(0, 10), `payment #${claim.data.sequence}`).to.equal(claim.data.dueDate);
+      }
+      const dates = claims.map((e) => Date.parse(e.data.dueDate));
+      for (let i = 1; i < dates.length; i++) expect(dates[i] - dates[i - 1]).to.equal(7 * 86_400_000);
+    } finally {
+      await g.close();
+    }
+    // And it did not wait on a projector that no process runs (that took about 10 s per date).
+    expect(elapsedMs).to.be.lessThan(30_000);
   });
 });
