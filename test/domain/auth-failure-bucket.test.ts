@@ -42,6 +42,14 @@ describe('failed-authentication bucket', () => {
     expect(failAt([60_000], after.bucket).locked).to.deep.equal([60_000]);
   });
 
+  it('Given limit failures a few milliseconds apart, then the last one locks all the same', () => {
+    expect(failAt([1000, 1003, 1009, 1010, 1020]).locked).to.deep.equal([1020]);
+  });
+
+  it('Given limit failures spread over most of a window, then the bucket has refilled and none locks', () => {
+    expect(failAt([0, 15_000, 30_000, 45_000, 59_000]).locked).to.deep.equal([]);
+  });
+
   it('Given failures no faster than limit per window, then the counter never locks', () => {
     const every = policy.windowMs / policy.limit;
     const times = Array.from({ length: 50 }, (_, i) => i * every);

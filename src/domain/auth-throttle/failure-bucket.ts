@@ -4,9 +4,12 @@
  * failures arriving faster than `limit` per window for long enough, empties it; an empty bucket
  * locks its counter for one whole window, and the counter starts full again after that.
  *
+ * "Empty" means less than one whole failure's room is left: the refill between the failures of a
+ * burst (a few milliseconds' worth) must not buy the guesser one more attempt. So within any
+ * window a client gets at most `limit` failures plus what the bucket refilled meanwhile.
+ *
  * Pure: time comes in as milliseconds, a new state goes out. Integer arithmetic only (each failure
- * weighs `windowMs`, time drains `limit` per millisecond), so the `limit`-th failure of a burst
- * locks exactly, never one later through rounding.
+ * weighs `windowMs`, time drains `limit` per millisecond), so no rounding moves a lock.
  */
 export interface FailurePolicy {
   /** Failures a counter absorbs before it locks; at least 1. */
@@ -41,7 +44,7 @@ export function recordFailure(bucket: FailureBucket, now: number, policy: Failur
   if (lockRemaining(bucket, now) > 0) return { bucket, locked: false };
   const drained = Math.max(0, bucket.debt - Math.max(0, now - bucket.at) * policy.limit);
   const debt = drained + policy.windowMs;
-  if (debt >= policy.limit * policy.windowMs) {
+  if (debt > (policy.limit - 1) * policy.windowMs) {
     return { bucket: { debt: 0, at: now, lockedUntil: now + policy.windowMs }, locked: true };
   }
   return { bucket: { debt, at: now, lockedUntil: 0 }, locked: false };
