@@ -53,6 +53,7 @@ import { PaymentService } from './application/payment-service';
 import { ScheduleService } from './application/schedules/schedule-service';
 import { Scheduler } from './application/schedules/scheduler';
 import { SandboxClock } from './application/clock/sandbox-clock';
+import { AuthThrottle } from './application/auth-throttle/auth-throttle';
 import { TestClockControl } from './application/clock/test-clock-control';
 import { registerClockAdminRoutes } from './api/admin/clock-route';
 import { chainRoute } from './api/admin/chain-route';
@@ -251,6 +252,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   });
 
   const adminToken = config.adminToken ?? deriveAdminToken(key);
+  // Real time, never the sandbox's movable clock: moving that must not lift a lockout.
+  const authThrottle = new AuthThrottle(config.authFailures, { clock: options.clock ?? systemClock, logger });
   // Each operator feature adds its `/admin` routes here.
   const adminRoutes: AdminRouteRegistrar[] = [
     (router) =>
@@ -265,6 +268,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     logger,
     trustProxy: config.trustProxy,
     adminToken,
+    authThrottle,
     routes: [
       (router, ajv) =>
         registerS2sRoutes(router, {
@@ -276,6 +280,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           environment: config.environment,
           ajv,
           notificationUrls,
+          throttle: authThrottle,
         }),
       (router, ajv) =>
         registerCheckoutApiRoutes(router, {
@@ -288,9 +293,10 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           environment: config.environment,
           ajv,
           notificationUrls,
+          throttle: authThrottle,
         }),
       (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
-      (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv }),
+      (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerHostedRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
       (router) => registerHealthRoute(router, { store, readModels }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),

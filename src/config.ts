@@ -7,6 +7,7 @@ import type { Environment } from './domain/merchant/events';
 import type { LogLevel } from './adapters/logging/json-logger';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/callback-delivery/retry-schedule';
 import { DEFAULT_URL_BLOCK_POLICY, type UrlBlockPolicy } from './domain/callback-delivery/url-block';
+import { DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './domain/auth-throttle/throttle-settings';
 
 export type EventStoreKind = 'sqlite' | 'postgres' | 'eventstoredb';
 
@@ -41,6 +42,8 @@ export interface GatewayConfig {
   };
   /** Bearer token of the `/admin` API; null derives one from the vault key. */
   adminToken: string | null;
+  /** Limits on failed authentication (docs/api-notes.md, Rate limits on failed authentication). */
+  authFailures: AuthThrottleSettings;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +89,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS || '1000', 50, 3_600_000),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),
     callbacks: callbackSettings(env),
+    authFailures: authFailureSettings(env),
+  };
+}
+
+/** A failure limit: a positive count, or 0 / `off` for none. */
+function failureLimit(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'off') return 0;
+  return integer(name, value, 0, 1_000_000);
+}
+
+function authFailureSettings(env: NodeJS.ProcessEnv): AuthThrottleSettings {
+  const window = env.AUTH_FAILURE_WINDOW;
+  return {
+    subjectIpLimit: failureLimit('AUTH_FAILURE_LIMIT', env.AUTH_FAILURE_LIMIT, DEFAULT_AUTH_THROTTLE.subjectIpLimit),
+    ipLimit: failureLimit('AUTH_FAILURE_IP_LIMIT', env.AUTH_FAILURE_IP_LIMIT, DEFAULT_AUTH_THROTTLE.ipLimit),
+    subjectLimit: failureLimit('AUTH_FAILURE_KEY_LIMIT', env.AUTH_FAILURE_KEY_LIMIT, DEFAULT_AUTH_THROTTLE.subjectLimit),
+    // A bare number is seconds, like the Retry-After the window ends up in.
+    windowMs: window && /^\d+$/.test(window)
+      ? integer('AUTH_FAILURE_WINDOW', window, 1, 86_400) * 1000
+      : duration('AUTH_FAILURE_WINDOW', window, DEFAULT_AUTH_THROTTLE.windowMs),
+    maxTracked: integer('AUTH_FAILURE_TRACKED', env.AUTH_FAILURE_TRACKED || String(DEFAULT_AUTH_THROTTLE.maxTracked), 100, 10_000_000),
   };
 }
 

@@ -18,6 +18,7 @@ import { urlencodedBody } from './form-body';
 import { MAX_ENTRIES, inputHygiene, tooManyEntries } from './input-hygiene';
 import { ROUTER_OPTIONS } from './router-options';
 import type Ajv from 'ajv';
+import type { AuthThrottle } from './auth-throttle';
 
 /** formidable's code for "more fields than maxFields". */
 const FORMIDABLE_TOO_MANY_FIELDS = 1007;
@@ -27,6 +28,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Bearer token of the `/admin` API; without one, every admin path is refused. */
   adminToken?: string;
+  /** Counts wrong admin tokens per address (the guard answers 429 once an address is locked). */
+  authThrottle?: AuthThrottle;
   /** Adds the routes of each part of the API to the shared router. */
   routes: Array<(router: Router, ajv: Ajv) => void>;
 }
@@ -59,7 +62,7 @@ export function createApp(options: AppOptions): Koa {
   });
   app.use(errorMiddleware(options.logger));
   // Before any body is read: an admin request without the token costs nothing more.
-  app.use(adminGuard(options.adminToken));
+  app.use(adminGuard(options.adminToken, options.authThrottle));
   app.use(urlencodedBody());
   app.use(
     koaBody({

@@ -31,6 +31,7 @@ export class ApiError extends Error {
 }
 
 export const INVALID_REQUEST = 'Request data is invalid.';
+export const TOO_MANY_AUTH_FAILURES = 'Too many failed authentication attempts. Try again later.';
 
 export const errors = {
   routeNotSupported: () => new ApiError(404, 0, 'Route or parameters is not supported'),
@@ -53,6 +54,8 @@ export const errors = {
   // Routing refusals share the 404's error_code 0; the HTTP status and the Allow header tell them apart.
   methodNotAllowed: () => new ApiError(405, 0, 'Method not allowed'),
   adminTokenInvalid: () => new ApiError(401, 401, 'Admin token is missing or not valid.'),
+  // Sent with Retry-After; the same words whichever counter locked, so a guesser learns nothing.
+  tooManyAuthFailures: () => new ApiError(429, 429, TOO_MANY_AUTH_FAILURES),
 };
 
 export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable, try again.';

@@ -220,6 +220,11 @@ async function startInstance(options: StartOptions, shared: Shared, withProjecto
     GATEWAY_LOG_LEVEL: 'silent',
     VAULT_KEY: shared.vaultKey,
     GATEWAY_ENV: 'sandbox',
+    // Every test client is 127.0.0.1, and many suites send wrong hashes and tokens on purpose:
+    // limits on failed authentication are off unless a suite sets them (auth-throttling.test.ts).
+    AUTH_FAILURE_LIMIT: 'off',
+    AUTH_FAILURE_IP_LIMIT: 'off',
+    AUTH_FAILURE_KEY_LIMIT: 'off',
     ...(options.kind === 'postgres' ? { EVENT_STORE: 'postgres', DATABASE_URL: shared.databaseUrl! } : { EVENT_STORE: 'sqlite' }),
     ...options.env,
   };

@@ -8,6 +8,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import { errors } from '../errors';
+import { admitOrRefuse, type AuthSubject, type AuthThrottle } from '../auth-throttle';
+
+/** A wrong admin token names no one but the address it came from: counted per address. */
+const ADMIN_SUBJECT: AuthSubject = { kind: 'admin' };
 
 export function deriveAdminToken(vaultKey: Buffer): string {
   return createHmac('sha256', vaultKey).update('admin-api-token').digest('hex');
@@ -28,9 +32,19 @@ export function adminAuthorized(authorization: string, token: string | undefined
   return match !== null && token !== undefined && token.length > 0 && same;
 }
 
-/** Throws the admin API's 401 unless the request carries the token. */
-export function assertAdminToken(ctx: Koa.Context, token: string | undefined): void {
-  if (adminAuthorized(ctx.get('Authorization'), token)) return;
+/**
+ * Throws the admin API's 401 unless the request carries the token; with a throttle, 429 for an
+ * address locked for wrong tokens, whatever this request presents (or it would learn which guess
+ * was right).
+ */
+export function assertAdminToken(ctx: Koa.Context, token: string | undefined, throttle?: AuthThrottle): void {
+  admitOrRefuse(ctx, throttle, ADMIN_SUBJECT);
+  if (adminAuthorized(ctx.get('Authorization'), token)) {
+    throttle?.succeeded(ctx.ip, ADMIN_SUBJECT);
+    return;
+  }
+  // A request without credentials guesses nothing (a monitor, a curious browser): only a presented token counts.
+  if (ctx.get('Authorization') !== '') throttle?.failed(ctx.ip, ADMIN_SUBJECT);
   ctx.set('WWW-Authenticate', 'Bearer realm="admin"');
   throw errors.adminTokenInvalid();
 }

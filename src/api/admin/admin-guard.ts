@@ -5,6 +5,7 @@
  * and those change with router options and versions; this guard does not depend on them.
  */
 import type Koa from 'koa';
+import type { AuthThrottle } from '../auth-throttle';
 import { assertAdminToken } from './admin-auth';
 
 /** Percent-decoding rounds: `%2561` is `%61` after one, `a` after two. */
@@ -40,10 +41,14 @@ export function isAdminPath(rawPath: string): boolean {
   return first !== undefined && /^admin(?![a-z0-9_-])/.test(first);
 }
 
-/** App-level middleware: every admin path without the token is a 401, before any body is read or route matched. */
-export function adminGuard(token: string | undefined): Koa.Middleware {
+/**
+ * App-level middleware: every admin path without the token is a 401, before any body is read or
+ * route matched. With a throttle, wrong tokens are counted per address and a locked address gets
+ * 429 on every admin path until its lock ends.
+ */
+export function adminGuard(token: string | undefined, throttle?: AuthThrottle): Koa.Middleware {
   return async (ctx, next) => {
-    if (isAdminPath(ctx.path)) assertAdminToken(ctx, token);
+    if (isAdminPath(ctx.path)) assertAdminToken(ctx, token, throttle);
     await next();
   };
 }

@@ -22,6 +22,7 @@ import { createCardCredit, createSession, nestedOrderErrors } from './session-re
 import type { ScheduleService } from '../../application/schedules/schedule-service';
 import { registerRecurringRoute } from './recurring-route';
 import { registerScheduleRoutes } from './schedule-routes';
+import { countingHashFailures, merchantSubject, type AuthThrottle } from '../auth-throttle';
 
 export interface CheckoutApiDeps {
   merchants: MerchantService;
@@ -33,6 +34,8 @@ export interface CheckoutApiDeps {
   environment: Environment;
   ajv: Ajv;
   notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
+  /** Limits failed authentications (wrong hash, unknown merchant_key) per merchant and address. */
+  throttle?: AuthThrottle;
 }
 
 type Handler = (request: CheckoutRequest, schemaErrors: FieldError[]) => Promise<unknown>;
@@ -44,11 +47,14 @@ export function registerCheckoutApiRoutes(router: Router, deps: CheckoutApiDeps)
   const route: CheckoutRoute = (path, schema, handle, options = {}) => {
     const validate: JsonValidator = compileJsonValidator(deps.ajv, schema);
     router.post(path, async (ctx: Koa.Context) => {
-      const request = await checkoutRequest(ctx, deps.merchants, deps.environment);
-      const schemaErrors = validate(request.body);
-      // A lenient handler adds its own field problems to the schema's and refuses them together.
-      if (schemaErrors.length && !options.lenient) throw errors.invalid(schemaErrors);
-      ctx.body = await handle(request, schemaErrors);
+      const request = await checkoutRequest(ctx, deps.merchants, deps.environment, deps.throttle);
+      // Each handler checks the hash first among its own rules; a wrong one is counted here.
+      ctx.body = await countingHashFailures(ctx, deps.throttle, merchantSubject(request.merchant), () => {
+        const schemaErrors = validate(request.body);
+        // A lenient handler adds its own field problems to the schema's and refuses them together.
+        if (schemaErrors.length && !options.lenient) throw errors.invalid(schemaErrors);
+        return handle(request, schemaErrors);
+      });
     });
   };
 

@@ -9,6 +9,9 @@
 import type Koa from 'koa';
 import type { CheckoutService } from '../../application/checkout/checkout-service';
 import type { Validator } from '../validation';
+import { setRetryAfter, type AuthThrottle } from '../auth-throttle';
+import { TOO_MANY_AUTH_FAILURES } from '../errors';
+import { INVALID_SESSION_TOKEN, SESSION_TOKEN_SUBJECT } from './processing';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +26,12 @@ function refuse(ctx: Koa.Context, status: number, message: string): void {
   ctx.body = { result: 'undefined', message };
 }
 
-export function cardDataHandler(deps: { checkout: CheckoutService; validate: Validator; gatewayOrigin: string }): Koa.Middleware {
+export function cardDataHandler(deps: {
+  checkout: CheckoutService;
+  validate: Validator;
+  gatewayOrigin: string;
+  throttle?: AuthThrottle;
+}): Koa.Middleware {
   return async (ctx) => {
     const site = ctx.get('Sec-Fetch-Site');
     if ((site && site !== 'same-origin') || ctx.get('Origin') !== deps.gatewayOrigin) {
@@ -32,7 +40,16 @@ export function cardDataHandler(deps: { checkout: CheckoutService; validate: Val
     if (!ctx.is('application/json')) return refuse(ctx, 400, 'The card data is not valid.');
     const body = ((ctx.request as { body?: unknown }).body ?? {}) as Json;
     if (deps.validate(body).length) return refuse(ctx, 400, 'The card data is not valid.');
+    // Forged session tokens are counted per address, like on the processing endpoints.
+    const refusal = deps.throttle?.admit(ctx.ip, SESSION_TOKEN_SUBJECT);
+    if (refusal) {
+      setRetryAfter(ctx, refusal);
+      return refuse(ctx, 429, TOO_MANY_AUTH_FAILURES);
+    }
     const { token, number, expiry, cvv } = body as Record<'token' | 'number' | 'expiry' | 'cvv', string>;
-    ctx.body = await deps.checkout.holdCardData(token, { number, ...expiryParts(expiry), cvv });
+    const answer = await deps.checkout.holdCardData(token, { number, ...expiryParts(expiry), cvv });
+    if (answer.result === 'undefined' && answer.message === INVALID_SESSION_TOKEN) deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+    else deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
+    ctx.body = answer;
   };
 }

@@ -10,10 +10,17 @@ import type { SessionAddress } from '../../domain/checkout/session-events';
 import { errors, type FieldError } from '../errors';
 import { browserAttributesFrom, type BrowserFormField } from '../hosted/browser-info';
 import type { Validator } from '../validation';
+import { admitOrRefuse, type AuthSubject, type AuthThrottle } from '../auth-throttle';
 
 type Json = Record<string, unknown>;
 
 const MAX_TOKEN_LENGTH = 200;
+
+/** What the checkout service answers for a token that names no hosted-fields session (forged or unknown). */
+export const INVALID_SESSION_TOKEN = 'The session token is not valid.';
+
+/** Session tokens are counted per address: a forged token names no one to count it against. */
+export const SESSION_TOKEN_SUBJECT: AuthSubject = { kind: 'session-token' };
 
 const BROWSER_INFO_FIELDS: Readonly<Record<BrowserFormField, string>> = {
   browser_color_depth: 'color_depth',
@@ -82,7 +89,7 @@ function billingOf(address: Json | undefined): SessionAddress | undefined {
 
 export function processingHandler(
   operation: 'purchase' | 'debit',
-  deps: { checkout: CheckoutService; validate: Validator },
+  deps: { checkout: CheckoutService; validate: Validator; throttle?: AuthThrottle },
 ): Koa.Middleware {
   return async (ctx) => {
     const token = ctx.get('Token').trim();
@@ -90,13 +97,14 @@ export function processingHandler(
     // Every shape problem at once, before the token is looked at (spec, Errors rule 2).
     const problems: FieldError[] = [];
     if (!token) problems.push(errors.field('Token', 'This value should not be blank.'));
-    else if (token.length > MAX_TOKEN_LENGTH) problems.push(errors.field('Token', 'The session token is not valid.'));
+    else if (token.length > MAX_TOKEN_LENGTH) problems.push(errors.field('Token', INVALID_SESSION_TOKEN));
     problems.push(...deps.validate(body));
     if (typeof body.name === 'string' && body.name.length > 0 && !body.name.trim()) {
       problems.push(errors.field('name', 'This value should not be blank.'));
     }
     problems.push(...rangeErrors(body.browser_info as Json | undefined));
     if (problems.length) throw errors.invalid(problems);
+    admitOrRefuse(ctx, deps.throttle, SESSION_TOKEN_SUBJECT);
 
     try {
       ctx.body = await deps.checkout.processHostedFields(
@@ -112,7 +120,11 @@ export function processingHandler(
         },
         ctx.state.requestId,
       );
+      deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
     } catch (error) {
+      if (error instanceof HostedFieldsError && error.field === 'Token' && error.message === INVALID_SESSION_TOKEN) {
+        deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+      }
       if (error instanceof HostedFieldsError) throw errors.invalid([errors.field(error.field, error.message)]);
       throw error;
     }

@@ -19,11 +19,14 @@ import { FRAME_JS } from './frame-script';
 import { processingHandler } from './processing';
 import { cardDataSchema, processingSchema } from './schemas';
 import { SDK_JS, SDK_PATH } from './sdk-script';
+import type { AuthThrottle } from '../auth-throttle';
 
 export interface HostedFieldsDeps {
   checkout: CheckoutService;
   baseUrl: string;
   ajv: Ajv;
+  /** Limits forged session tokens per address. */
+  throttle?: AuthThrottle;
 }
 
 /** Static assets: the same for every merchant and session, so browsers and proxies may keep them. */
@@ -63,10 +66,12 @@ export function registerHostedFieldsRoutes(router: Router, deps: HostedFieldsDep
       checkout: deps.checkout,
       validate: compileValidator(deps.ajv, cardDataSchema),
       gatewayOrigin: new URL(deps.baseUrl).origin,
+      throttle: deps.throttle,
     }),
   );
 
   const validate = compileValidator(deps.ajv, processingSchema);
-  router.post('/api/v1/processing/purchase/card', processingHandler('purchase', { checkout: deps.checkout, validate }));
-  router.post('/api/v1/processing/debit/card', processingHandler('debit', { checkout: deps.checkout, validate }));
+  const processing = { checkout: deps.checkout, validate, throttle: deps.throttle };
+  router.post('/api/v1/processing/purchase/card', processingHandler('purchase', processing));
+  router.post('/api/v1/processing/debit/card', processingHandler('debit', processing));
 }

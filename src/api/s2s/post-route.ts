@@ -42,6 +42,7 @@ import { saleResponse, statusResponse, transDate, viewOf, type PaymentView } fro
 import type { ScheduleService } from '../../application/schedules/schedule-service';
 import { recurringActions } from './recurring-actions';
 import { scheduleActions } from './schedule-actions';
+import { admitOrRefuse, countingHashFailures, merchantSubject, type AuthThrottle } from '../auth-throttle';
 
 /** What status lookups need from the read side. */
 export interface PaymentQueries {
@@ -61,6 +62,8 @@ export interface S2sDeps {
   ajv: Ajv;
   /** Refuses notification URLs callbacks could never reach. */
   notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
+  /** Limits failed authentications (wrong hash, unknown client_key) per merchant and address. */
+  throttle?: AuthThrottle;
 }
 
 export interface ActionContext {
@@ -112,11 +115,20 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     const keyEnv = keyEnvironment(clientKey);
     if (keyEnv !== null && keyEnv !== deps.environment) throw errors.otherEnvironmentKey();
     const merchant = await deps.merchants.byClientKey(clientKey);
-    if (!merchant) throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
+    const subject = merchant ? merchantSubject(merchant) : null;
+    // Before anything about the merchant is answered: a locked client learns nothing more.
+    admitOrRefuse(ctx, deps.throttle, subject);
+    if (!merchant || !subject) {
+      deps.throttle?.failed(ctx.ip, null);
+      throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
+    }
     if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
     const fieldErrors = chosen.validate(form);
     if (fieldErrors.length) throw errors.invalid(fieldErrors);
-    ctx.body = await chosen.handle({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip });
+    // Every action checks its hash before anything else it answers; this is where a wrong one is counted.
+    ctx.body = await countingHashFailures(ctx, deps.throttle, subject, () =>
+      chosen.handle({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip }),
+    );
   });
 }
 
