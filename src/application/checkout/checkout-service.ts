@@ -31,7 +31,7 @@ import type { Clock } from '../ports/clock';
 import type { CardData } from '../ports/connector';
 import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type EventStore } from '../ports/event-store';
 import type { ScheduleService } from '../schedules/schedule-service';
-import type { PendingCardData } from './pending-card-data';
+import type { PendingCardData } from '../ports/pending-card-data';
 import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
 
 export const sessionDecider: Decider<CheckoutSessionCommand, SessionState, CheckoutSessionEvent> = {
@@ -316,7 +316,7 @@ export class CheckoutService {
     if (!card || card.kind !== 'number' || problems.length) {
       return { result: 'undefined', message: problems.map((p) => p.message).join(' ') || 'The card data is not valid.' };
     }
-    this.deps.pendingCards.hold(session.sessionId, {
+    await this.deps.pendingCards.hold(session.sessionId, {
       number: card.number,
       expMonth: card.expMonth,
       expYear: card.expYear,
@@ -353,7 +353,7 @@ export class CheckoutService {
     }
     const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
     if (refusal) throw new HostedFieldsError('Token', refusal.message);
-    const held: CardData | null = this.deps.pendingCards.take(session.sessionId);
+    const held: CardData | null = await this.deps.pendingCards.take(session.sessionId);
     if (!held) throw new HostedFieldsError('card', 'No card data was collected for this session: call collectIframesData() first.');
     const card: SaleCard = { kind: 'number', number: held.number, expMonth: held.expMonth, expYear: held.expYear, cvv: held.cvv, holder: input.name };
     const billing = { ...session.billingAddress, ...(input.billing ?? {}) };

@@ -1,56 +1,47 @@
 /**
- * Card data typed into hosted payment fields, held between the payer's submit (from the gateway's
- * iframes) and the merchant server's processing request. Memory only, never written anywhere:
- * the CVV must not be stored. Each entry is taken once and forgotten after `ttlMs`.
- *
- * Because it lives in one process's memory, a deployment with several API processes must route a
- * session's iframe and processing requests to the same process (docs/checkout.md).
+ * How long hosted-fields card data is kept, and the sweep that deletes what was never used. The
+ * data itself is kept by a PendingCardData adapter (ports/pending-card-data.ts) in the store every
+ * API process shares, so the card frame's request and the merchant's processing request may reach
+ * different processes.
  */
-import type { CardData } from '../ports/connector';
+import type { PendingCardData } from '../ports/pending-card-data';
 
-export interface HeldCard extends CardData {
-  heldAt: number;
+/** The payer has this long from typing the card to the merchant's processing request. */
+export const PENDING_CARD_TTL_MS = 15 * 60_000;
+
+/** Often enough that expired card data never outlives its time to live by much. */
+export const PENDING_CARD_SWEEP_INTERVAL_MS = 60_000;
+
+export interface PendingCardSweep {
+  /** Stops sweeping; resolves once a sweep under way has finished (before its database is closed). */
+  stop(): Promise<void>;
 }
 
-export class PendingCardData {
-  private readonly entries = new Map<string, HeldCard>();
-
-  constructor(private readonly options: { ttlMs: number; now?: () => number; maxEntries?: number } = { ttlMs: 15 * 60_000 }) {}
-
-  private now(): number {
-    return this.options.now ? this.options.now() : Date.now();
-  }
-
-  hold(sessionId: string, card: CardData): void {
-    this.sweep();
-    const max = this.options.maxEntries ?? 100_000;
-    if (this.entries.size >= max && !this.entries.has(sessionId)) {
-      // Oldest first: Map keeps insertion order.
-      this.entries.delete(this.entries.keys().next().value!);
-    }
-    this.entries.delete(sessionId);
-    this.entries.set(sessionId, { ...card, heldAt: this.now() });
-  }
-
-  /** The card held for the session, removed as it is returned; null when none or expired. */
-  take(sessionId: string): CardData | null {
-    const held = this.entries.get(sessionId);
-    this.entries.delete(sessionId);
-    if (!held || this.now() - held.heldAt > this.options.ttlMs) return null;
-    const { heldAt: _heldAt, ...card } = held;
-    return card;
-  }
-
-  has(sessionId: string): boolean {
-    const held = this.entries.get(sessionId);
-    return !!held && this.now() - held.heldAt <= this.options.ttlMs;
-  }
-
-  private sweep(): void {
-    const cutoff = this.now() - this.options.ttlMs;
-    for (const [id, held] of this.entries) {
-      if (held.heldAt >= cutoff) break;
-      this.entries.delete(id);
-    }
-  }
+/**
+ * Deletes expired card data every `intervalMs`, so a session whose merchant never asked for its
+ * card does not keep the sealed CVV around until some later request happens to sweep. A failed
+ * sweep (the database briefly unreachable) is reported and tried again at the next tick.
+ */
+export function sweepPendingCardsPeriodically(
+  cards: PendingCardData,
+  options: { intervalMs?: number; onError: (error: unknown) => void },
+): PendingCardSweep {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = cards
+      .sweep()
+      .then(() => undefined, options.onError)
+      .finally(() => {
+        running = null;
+      });
+  }, options.intervalMs ?? PENDING_CARD_SWEEP_INTERVAL_MS);
+  // The sweep alone must never keep a process (or a test run) alive.
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
