@@ -210,6 +210,9 @@ export function transactionsProjection(): Projection {
             upsertOperation(stored, d.operationId, 'reversal', 'declined', d.amount, d.reason, d.declinedAt);
             break;
           }
+          case 'PaymentCascaded':
+            // The attempt at one connector, not an operation of the merchant's: the payment goes on.
+            break;
           default: {
             const unreachable: never = event;
             void unreachable;

@@ -16,7 +16,8 @@ import {
   migrateReadModels,
   type ReadModelDatabase,
 } from '../projections';
-import { SandboxConnector } from './adapters/connectors/sandbox-connector';
+import { SandboxConnector } from './adapters/connectors/sandbox';
+import { connectorRegistry } from './adapters/connectors/registry';
 import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
@@ -28,7 +29,8 @@ import { claimUnownedCardTokens } from './application/vault/claim-unowned-card-t
 import { Pool } from 'pg';
 import { surviveConnectionLoss } from './adapters/postgres/survive-connection-loss';
 import { createApp } from './api/app';
-import { registerHostedRoutes } from './api/hosted/routes';
+import { registerPayerReturnRoutes } from './api/payer-return/routes';
+import { registerSandboxSimulatorRoutes } from './api/sandbox-simulator/routes';
 import { registerHealthRoute } from './api/health';
 import { deriveAdminToken } from './api/admin/admin-auth';
 import { CallbackQueries, workerCheckpoint } from '../projections';
@@ -49,7 +51,7 @@ import { CheckoutService } from './application/checkout/checkout-service';
 import { PendingCardData } from './application/checkout/pending-card-data';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
-import { PaymentService } from './application/payment-service';
+import { PaymentService } from './application/payments';
 import { ScheduleService } from './application/schedules/schedule-service';
 import { Scheduler } from './application/schedules/scheduler';
 import { SandboxClock } from './application/clock/sandbox-clock';
@@ -98,7 +100,8 @@ export interface BuildOptions {
   withProjector: boolean;
   clock?: Clock;
   logger?: Logger;
-  connector?: Connector;
+  /** The deployment's connectors; default: the built-in sandbox acquirer. */
+  connectors?: Connector[];
   /** Commit SQLite appends on a writer thread (the HTTP server wants its event loop free). */
   writerThread?: boolean;
   /** Sends callbacks; default: HTTP. */
@@ -172,14 +175,17 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
-  const connector =
-    options.connector ??
-    new SandboxConnector({
-      secret: sandboxSecret,
-      descriptor: config.sandboxDescriptor,
-      latencyMs: config.sandboxLatencyMs,
-      now: () => clock.now(),
-    });
+  const connectors = connectorRegistry(
+    options.connectors ?? [
+      new SandboxConnector({
+        secret: sandboxSecret,
+        simulatorBaseUrl: config.publicBaseUrl,
+        descriptor: config.sandboxDescriptor,
+        latencyMs: config.sandboxLatencyMs,
+        now: () => clock.now(),
+      }),
+    ],
+  );
 
   const notificationUrls = new NotificationUrlCheck({
     resolve: systemResolver,
@@ -196,7 +202,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     environment: config.environment,
     notificationUrls,
   });
-  const payments = new PaymentService({ store, connector, vault, clock, logger, baseUrl: config.publicBaseUrl });
+  const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl });
   const schedules = new ScheduleService({ store, clock, chains: readModels });
   const scheduler = new Scheduler({ store, payments, clock, logger, due: readModels });
   const testClock = new TestClockControl({
@@ -297,7 +303,13 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         }),
       (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
-      (router) => registerHostedRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
+      (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
+      // The sandbox acquirer's own pages exist only where that acquirer does.
+      (router) => {
+        if (connectors.get('sandbox') instanceof SandboxConnector) {
+          registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
+        }
+      },
       (router) => registerHealthRoute(router, { store, readModels }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],

@@ -29,6 +29,8 @@ export function throwApiError(error: unknown, overrides: Partial<Record<DomainEr
         throw new ApiError(400, 100000, 'Schedule not found');
       case 'incorrect_transaction':
         throw new ApiError(400, 100000, 'Incorrect transaction');
+      case 'no_capable_connector':
+        throw errors.actionNotSupported();
       default:
         break;
     }

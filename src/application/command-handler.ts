@@ -15,20 +15,9 @@ import {
   exactly,
 } from './ports/event-store';
 
-export interface DomainEvent {
-  type: string;
-  data: object;
-}
+import type { Decider, DomainEvent, SchemaVersion } from '../domain/decider';
 
-export interface Decider<C, S, E extends DomainEvent> {
-  decide(command: C, state: S): E[];
-  evolve(state: S, event: E): S;
-  initialState(): S;
-  /** One version for every event type, or the version of each type (types evolve one by one). */
-  schemaVersion: SchemaVersion<E>;
-}
-
-export type SchemaVersion<E extends DomainEvent = DomainEvent> = number | ((type: E['type']) => number);
+export type { Decider, DomainEvent, SchemaVersion };
 
 export interface HandleResult<S, E> {
   state: S;
@@ -94,4 +83,31 @@ export async function handleCommand<C, S, E extends DomainEvent>(
       throw error;
     }
   }
+}
+
+/** `handleCommand` bound to one stream type: its store, its decider and how an id names its stream. */
+export interface StreamHandler<C, S, E extends DomainEvent> {
+  readonly decider: Decider<C, S, E>;
+  streamId(id: string): string;
+  load(id: string): Promise<{ state: S; version: bigint | null; events: StoredEvent[] }>;
+  handle(
+    id: string,
+    command: C | ((state: S) => C),
+    metadata?: EventMetadata,
+    known?: { state: S; version: bigint | null },
+  ): Promise<HandleResult<S, E>>;
+}
+
+/** Binds the handler once per stream type, so use cases speak of ids and commands, not of streams. */
+export function commandHandler<C, S, E extends DomainEvent>(
+  store: EventStore,
+  toStreamId: (id: string) => string,
+  decider: Decider<C, S, E>,
+): StreamHandler<C, S, E> {
+  return {
+    decider,
+    streamId: toStreamId,
+    load: (id) => loadState(store, toStreamId(id), decider),
+    handle: (id, command, metadata, known) => handleCommand(store, toStreamId(id), decider, command, metadata, known),
+  };
 }

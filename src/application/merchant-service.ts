@@ -10,7 +10,7 @@ import { merchantStreamId } from '../domain/merchant/events';
 import { KEY_PREFIX } from '../domain/merchant/keys';
 import { noProtocolMapping, protocolMapping, type ProtocolMapping } from '../domain/merchant/protocol-mapping';
 import { handleCommand, loadState } from './command-handler';
-import { merchantDecider } from './deciders';
+import { merchantDecider } from '../domain/merchant/decider';
 import type { Clock } from './ports/clock';
 import type { EventStore } from './ports/event-store';
 import type { MerchantLookup, MerchantRecord } from './ports/merchant-lookup';

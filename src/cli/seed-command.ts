@@ -10,7 +10,7 @@
  * interleaved with newer payments as they would be in a live store.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sandboxThreeDSResult, SANDBOX_DECLINE_REASONS } from '../adapters/connectors/sandbox-connector';
+import { sandboxThreeDSResult, SANDBOX_DECLINE_REASONS } from '../adapters/connectors/sandbox';
 import { toNewEvent } from '../application/command-handler';
 import type { EventMetadata, EventStore, NewEvent, StreamWrite } from '../application/ports/event-store';
 import { exactly, NO_STREAM } from '../application/ports/event-store';
@@ -245,6 +245,7 @@ export async function seedPayments(options: SeedOptions): Promise<SeedResult> {
         customData: null,
         parameters: null,
         recurringInit: false,
+        connector: 'sandbox',
         now: '',
       },
     };

@@ -27,7 +27,11 @@ export type DomainErrorCode =
   | 'schedule_exists'
   | 'schedule_not_found'
   | 'incorrect_transaction'
-  | 'test_clock_unavailable';
+  | 'test_clock_unavailable'
+  /** None of the merchant's connectors can take the payment (method, currency, DMS, zero amount, ...). */
+  | 'no_capable_connector'
+  /** The payer's return from a connector's page did not verify: forged, altered or of another payment. */
+  | 'payer_return_invalid';
 
 export class DomainError extends Error {
   constructor(

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { ReadModelDatabase } from '../../projections';
 import type { Clock } from '../application/ports/clock';
 import type { Logger } from '../application/ports/logger';
-import type { PaymentService } from '../application/payment-service';
+import type { PaymentService } from '../application/payments';
 import { DomainError } from '../domain/errors';
 
 export interface ReconcilerOptions {

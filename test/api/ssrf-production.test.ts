@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { handleCommand } from '../../src/application/command-handler';
-import { merchantDecider } from '../../src/application/deciders';
+import { merchantDecider } from '../../src/domain/merchant/decider';
 import { merchantStreamId } from '../../src/domain/merchant/events';
 import { expectFieldError } from '../support/api-errors';
 import { CallbackReceiver } from '../support/callback-receiver';

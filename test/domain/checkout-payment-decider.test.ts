@@ -38,6 +38,7 @@ const initiated = (kind: PaymentKind): PaymentInitiated => ({
     customData: null,
     parameters: null,
     recurringInit: false,
+    connector: 'sandbox',
     checkout: { sessionId: '5b0c8f3e-2d1a-4c7b-9e6f-0a1b2c3d4e5f', operation: kind === 'credit' ? 'credit' : 'debit', attempt: 1, hostedFields: false },
     initiatedAt: T0,
   },

@@ -66,6 +66,7 @@ function initiate(kind: PaymentKind = 'sale'): InitiatePayment {
       customData: { cart: 'c-81', gift: true },
       parameters: { locale: 'en' },
       recurringInit: false,
+      connector: 'sandbox',
       now: T0,
     },
   };
@@ -277,6 +278,7 @@ describe('payment decider', () => {
               customData: { cart: 'c-81', gift: true },
               parameters: { locale: 'en' },
               recurringInit: false,
+              connector: 'sandbox',
               initiatedAt: T0,
             },
           },

@@ -20,9 +20,11 @@ import { Projector } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
 import { verifyProjections } from '../../projections/rebuild';
 import type { ReadModelDatabase } from '../../projections/schema';
-import { SandboxConnector } from '../../src/adapters/connectors/sandbox-connector';
+import { SandboxConnector } from '../../src/adapters/connectors/sandbox';
+import { connectorRegistry } from '../../src/adapters/connectors/registry';
+import { sandboxPayerReturn } from '../support/sandbox-payer';
 import { MerchantService } from '../../src/application/merchant-service';
-import { PaymentService } from '../../src/application/payment-service';
+import { PaymentService } from '../../src/application/payments';
 import type { Clock } from '../../src/application/ports/clock';
 import { DomainError } from '../../src/domain/errors';
 import { formatMinor } from '../../src/domain/money';
@@ -105,7 +107,7 @@ async function newWorld(refunds: boolean[]): Promise<World> {
   const clock = new SteppedClock();
   const payments = new PaymentService({
     store,
-    connector: new SandboxConnector({ secret: Buffer.alloc(32, 7), now: () => clock.now() }),
+    connectors: connectorRegistry([new SandboxConnector({ secret: Buffer.alloc(32, 7), simulatorBaseUrl: 'http://gateway.test', now: () => clock.now() })]),
     vault: {
       store: async () => {
         throw new Error('no card is stored in this test');
@@ -169,7 +171,8 @@ async function run(world: World, step: Step, index: number): Promise<void> {
   const merchant = world.merchants.find((m) => m.id === state.merchantId)!;
   switch (c.type) {
     case 'payerAction':
-      await world.payments.completePayerAction(paymentId, c.approved, correlationId);
+      // A payment no longer awaiting its payer has no page to come back from.
+      if (state.payerAction) await world.payments.completePayerAction(paymentId, sandboxPayerReturn(state, c.approved), correlationId);
       return;
     case 'expire':
       await world.payments.expirePayerAction(paymentId, 'Payer did not come back in time');

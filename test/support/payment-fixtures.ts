@@ -68,6 +68,7 @@ export function paymentInitiated(overrides: Partial<Data<PaymentInitiated>> = {}
       customData: null,
       parameters: null,
       recurringInit: false,
+      connector: 'sandbox',
       initiatedAt: T0,
       ...overrides,
     },

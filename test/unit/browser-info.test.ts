@@ -3,8 +3,8 @@
  * gateway checks what comes back (everything from a browser is untrusted).
  */
 import { expect } from 'chai';
-import { BROWSER_FORM_FIELDS, browserAttributesFrom } from '../../src/api/hosted/browser-info';
-import { AUTO_SUBMIT_JS } from '../../src/api/hosted/redirect-page';
+import { BROWSER_FORM_FIELDS, browserAttributesFrom } from '../../src/api/html/browser-info';
+import { AUTO_SUBMIT_JS } from '../../src/api/html/auto-post';
 
 describe('browser attributes', () => {
   it('the page script fills the hidden fields of a data-browser-info form, without submitting it', () => {

@@ -32,6 +32,7 @@ function initiated(kind: PaymentKind, token: string | null = null): PaymentIniti
       customData: { cart: 'c-1' },
       parameters: null,
       recurringInit: false,
+      connector: 'sandbox',
       checkout: {
         sessionId: '5b0c8f3e-2d1a-4c7b-9e6f-0a1b2c3d4e5f',
         operation: kind === 'credit' ? 'credit' : kind === 'debit' ? 'debit' : 'purchase',

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import * as sinon from 'sinon';
-import { escapeHtml, HOSTED_PAGE_CSP, renderAcsPage } from '../../src/api/hosted/acs-page';
-import { AUTO_SUBMIT_JS, renderAutoPostForm, renderRedirectPage } from '../../src/api/hosted/redirect-page';
+import { escapeHtml, HOSTED_PAGE_CSP } from '../../src/api/html/page-kit';
+import { renderAcsPage } from '../../src/api/sandbox-simulator/acs-page';
+import { AUTO_SUBMIT_JS, renderAutoPostForm } from '../../src/api/html/auto-post';
+import { renderRedirectPage } from '../../src/api/sandbox-simulator/redirect-page';
 
 const HOSTILE = `"><script>alert('x')</script>`;
 const TERM_URL = 'https://gateway.test/payments/abc/3ds-return';

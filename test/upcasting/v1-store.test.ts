@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { verifyEventLog } from '../../src/application/audit/verifier';
 import { loadState } from '../../src/application/command-handler';
-import { paymentDecider } from '../../src/application/deciders';
+import { paymentDecider } from '../../src/domain/payment/decider';
 import { paymentStreamId } from '../../src/domain/payment/events';
 import { PREVIOUS_RELEASE_SQLITE_EVENTS } from '../support/previous-release-schema';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { handleCommand } from '../../src/application/command-handler';
-import { paymentDecider } from '../../src/application/deciders';
+import { paymentDecider } from '../../src/domain/payment/decider';
 import { paymentStreamId } from '../../src/domain/payment/events';
 import { reconcileOpenPayments } from '../../src/workers/reconciler';
 import { forEachStore, TestClock } from '../support/gateway-harness';
@@ -46,6 +46,7 @@ forEachStore('reconciler', (h) => {
         customData: null,
         parameters: null,
         recurringInit: false,
+        connector: 'sandbox',
         now: g.clock.now().toISOString(),
       },
     });

@@ -5,7 +5,9 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { PaymentService } from '../../src/application/payment-service';
+import { PaymentService } from '../../src/application/payments';
+import { connectorRegistry } from '../../src/adapters/connectors/registry';
+import { SANDBOX_CAPABILITIES } from '../../src/adapters/connectors/sandbox';
 import { Scheduler } from '../../src/application/schedules/scheduler';
 import type { Connector } from '../../src/application/ports/connector';
 import { dueDatesOf, type ScheduleRule } from '../../src/domain/schedule/due-dates';
@@ -217,10 +219,10 @@ forEachStore('Scheduled chains walked through by the sandbox test clock', (h, ki
       const chain = await startChain(g, merchant.merchant_id, { rule: { ...DAILY, paymentsCount: 1 } });
       await g.readModels.catchUpToHead(10_000);
       // A process that records the claim and its payment, then never hears from the acquirer.
-      const hanging = { ...({} as Connector), authorize: () => new Promise(() => undefined) } as unknown as Connector;
+      const hanging = { name: 'sandbox', capabilities: SANDBOX_CAPABILITIES, authorize: () => new Promise(() => undefined) } as unknown as Connector;
       const stalled = new Scheduler({
         store: g.store,
-        payments: new PaymentService({ store: g.store, connector: hanging, vault: (g.payments as unknown as { deps: { vault: never } }).deps.vault, clock: g.clock, logger: g.logger, baseUrl: 'http://127.0.0.1' }),
+        payments: new PaymentService({ store: g.store, connectors: connectorRegistry([hanging]), vault: (g.payments as unknown as { deps: { vault: never } }).deps.vault, clock: g.clock, logger: g.logger, baseUrl: 'http://127.0.0.1' }),
         clock: { now: () => new Date(g.clock.now().getTime() + 2 * DAY) },
         logger: g.logger,
         due: g.readModels,

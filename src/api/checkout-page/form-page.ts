@@ -7,7 +7,7 @@
  * harmless values kept. The card number and CVV are never written back into the page.
  */
 import { STATE_COUNTRIES, needsBillingState, type CheckoutPageModel, type FieldProblem } from '../../application/checkout/checkout-service';
-import { browserInfoInputs, escapeHtml } from '../hosted/acs-page';
+import { browserInfoInputs, escapeHtml } from '../html/page-kit';
 import { COUNTRIES } from './countries';
 import { amountText, isCredit, renderOrderSummary } from './order-summary';
 import { LOCK_ICON, renderDocument } from './render-page';

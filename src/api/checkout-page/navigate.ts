@@ -5,8 +5,8 @@
  */
 import type Koa from 'koa';
 import type { PayerDestination } from '../../application/checkout/checkout-service';
-import { HOSTED_PAGE_CSP } from '../hosted/acs-page';
-import { renderAutoPostForm } from '../hosted/redirect-page';
+import { HOSTED_PAGE_CSP } from '../html/page-kit';
+import { renderAutoPostForm } from '../html/auto-post';
 import { CHECKOUT_PAGE_CSP } from './render-page';
 import { renderClosedPage, renderReturningPage } from './status-pages';
 

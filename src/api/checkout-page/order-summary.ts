@@ -4,7 +4,7 @@
  */
 import type { CheckoutPageModel } from '../../application/checkout/checkout-service';
 import { formatMinor } from '../../domain/money';
-import { escapeHtml } from '../hosted/acs-page';
+import { escapeHtml } from '../html/page-kit';
 import { timeLeftText } from './page-script';
 
 /** `10.50 USD`, `1000 JPY`, `1.005 BHD`. */

@@ -8,7 +8,7 @@
  * CARD_CHECKS_JS is kept separate (it touches no DOM) so the unit tests can run it in a sandbox.
  */
 
-import { BROWSER_VALUES_JS } from '../hosted/browser-info';
+import { BROWSER_VALUES_JS } from '../html/browser-info';
 
 /** Defines `CardChecks`: pure functions over what the payer typed. */
 export const CARD_CHECKS_JS = `var CardChecks = (function () {

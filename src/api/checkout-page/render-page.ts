@@ -3,7 +3,7 @@
  * shop's name, and the "Secured by the gateway" note. Pure functions returning HTML; every value
  * from a merchant or payer goes through escapeHtml.
  */
-import { escapeHtml } from '../hosted/acs-page';
+import { escapeHtml } from '../html/page-kit';
 import { CHECKOUT_ASSETS } from './assets';
 
 /**

@@ -5,7 +5,7 @@ import type { CheckoutPageModel, CheckoutService } from '../../application/check
 import { systemClock, type Clock } from '../../application/ports/clock';
 import { DomainError } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
-import { browserAttributesFrom } from '../hosted/browser-info';
+import { browserAttributesFrom } from '../html/browser-info';
 import { ASSET_CACHE_CONTROL, CHECKOUT_ASSETS } from './assets';
 import { renderFormPage } from './form-page';
 import { gatewayPathPrefix, navigate, sendPage, type NavigateOptions } from './navigate';

@@ -5,7 +5,7 @@
  */
 import type { CheckoutPageModel } from '../../application/checkout/checkout-service';
 import type { LinkTarget } from '../../domain/checkout/session-events';
-import { AUTO_SUBMIT_PATH, assertFormTarget, escapeHtml } from '../hosted/acs-page';
+import { AUTO_SUBMIT_PATH, assertFormTarget, escapeHtml } from '../html/page-kit';
 import { isCredit, renderOrderSummary } from './order-summary';
 import { renderDocument, renderMessagePage } from './render-page';
 

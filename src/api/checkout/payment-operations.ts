@@ -11,7 +11,7 @@
  * got (`success`, `decline` with its `reason`, or `accepted` when the acquirer's answer was lost
  * and reconciliation will settle it); the callback follows either way.
  */
-import type { PaymentService } from '../../application/payment-service';
+import type { PaymentService } from '../../application/payments';
 import { orderStatusOf } from '../../domain/checkout/order-status';
 import { DomainError } from '../../domain/errors';
 import { formatMinor, parseAmount } from '../../domain/money';

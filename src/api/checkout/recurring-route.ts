@@ -8,7 +8,7 @@
  * match, so a guess tells nothing), amount in the chain's currency, schedule, then the charge.
  * The answer is the new payment as a status lookup reports it.
  */
-import { DuplicatePaymentError, type RecurringChain, type ScheduleRequest } from '../../application/payment-service';
+import { DuplicatePaymentError, type RecurringChain, type ScheduleRequest } from '../../application/payments';
 import type { ExistingPayment } from '../../domain/payment/state';
 import { parseAmount } from '../../domain/money';
 import { checkoutHash } from '../../domain/signatures';

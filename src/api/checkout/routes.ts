@@ -9,7 +9,7 @@ import type Ajv from 'ajv';
 import type { CheckoutService } from '../../application/checkout/checkout-service';
 import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
 import type { MerchantService } from '../../application/merchant-service';
-import type { PaymentService } from '../../application/payment-service';
+import type { PaymentService } from '../../application/payments';
 import type { Clock } from '../../application/ports/clock';
 import type { Environment } from '../../domain/merchant/events';
 import type { ReadModels } from '../../../projections';

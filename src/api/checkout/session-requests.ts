@@ -5,7 +5,7 @@
  */
 import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
 import type { CheckoutService, CreatedSession, NewSession } from '../../application/checkout/checkout-service';
-import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payment-service';
+import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payments';
 import type { Clock } from '../../application/ports/clock';
 import type { ScheduleService } from '../../application/schedules/schedule-service';
 import { anchorChain } from '../../domain/schedule/due-dates';

@@ -3,7 +3,7 @@
  * served from the gateway (frame-script.ts) because its CSP allows no inline code, and the only
  * place it may connect to is the gateway itself.
  */
-import { escapeHtml } from '../hosted/acs-page';
+import { escapeHtml } from '../html/page-kit';
 
 export const FRAME_PATH = '/hosted-fields/frame';
 export const FRAME_SCRIPT_PATH = '/hosted-fields/frame.js';

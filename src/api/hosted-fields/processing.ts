@@ -8,7 +8,7 @@ import { HostedFieldsError, type CheckoutService } from '../../application/check
 import type { BrowserAttributes } from '../../domain/payment/events';
 import type { SessionAddress } from '../../domain/checkout/session-events';
 import { errors, type FieldError } from '../errors';
-import { browserAttributesFrom, type BrowserFormField } from '../hosted/browser-info';
+import { browserAttributesFrom, type BrowserFormField } from '../html/browser-info';
 import type { Validator } from '../validation';
 import { admitOrRefuse, type AuthSubject, type AuthThrottle } from '../auth-throttle';
 

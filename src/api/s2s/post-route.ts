@@ -28,7 +28,7 @@ import {
   type PaymentService,
   type SaleCard,
   type ScheduleRequest,
-} from '../../application/payment-service';
+} from '../../application/payments';
 import type { Clock } from '../../application/ports/clock';
 import type { Environment } from '../../domain/merchant/events';
 import { throwApiError } from '../domain-errors';

@@ -4,7 +4,7 @@
  * then, in order: the hash, the chain (any mismatch is one `Incorrect transaction`, so a guessed or
  * borrowed pair tells nothing), the amount and currency in the chain's currency, the charge.
  */
-import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payment-service';
+import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payments';
 import { isCurrency, parseAmount } from '../../domain/money';
 import { constantTimeEqualHex, orderIdHash } from '../../domain/signatures';
 import { throwApiError } from '../domain-errors';

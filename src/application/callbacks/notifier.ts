@@ -34,7 +34,7 @@ import type { CallbackSender } from '../ports/callback-sender';
 import type { Clock } from '../ports/clock';
 import { WrongExpectedVersionError, type EventStore, type StoredEvent, type Subscription } from '../ports/event-store';
 import type { Logger } from '../ports/logger';
-import { callbackDecider } from './callback-decider';
+import { callbackDecider } from '../../domain/callback-delivery/decider';
 import { deliveryIdFor } from './delivery-id';
 
 export const CALLBACK_CONTENT_TYPE = 'application/x-www-form-urlencoded';

@@ -7,7 +7,7 @@ import type { DeliveryState } from '../../domain/callback-delivery/state';
 import { handleCommand, loadState } from '../command-handler';
 import type { Clock } from '../ports/clock';
 import type { EventStore } from '../ports/event-store';
-import { callbackDecider } from './callback-decider';
+import { callbackDecider } from '../../domain/callback-delivery/decider';
 import type { Notifier } from './notifier';
 
 export async function requestRedelivery(

@@ -23,9 +23,10 @@ import { evolveSession, initialSessionState, latestAttempt, type ExistingSession
 import { sessionIdOfToken, sessionTokenFor } from '../../domain/checkout/session-token';
 import type { BrowserAttributes, PayerSnapshot, PaymentKind } from '../../domain/payment/events';
 import type { ExistingPayment, PayerAction, PaymentPhase } from '../../domain/payment/state';
-import { handleCommand, loadState, toNewEvent, type Decider } from '../command-handler';
+import { handleCommand, loadState, toNewEvent } from '../command-handler';
+import { sessionDecider } from '../../domain/checkout/session-decider';
 import type { MerchantAccount } from '../merchant-service';
-import { CardTokenNotFoundError, DuplicatePaymentError, type PaymentService, type SaleCard, type ScheduleRequest } from '../payment-service';
+import { CardTokenNotFoundError, DuplicatePaymentError, type PaymentService, type SaleCard, type ScheduleRequest } from '../payments';
 import type { CardVault } from '../ports/card-vault';
 import type { Clock } from '../ports/clock';
 import type { CardData } from '../ports/connector';
@@ -33,13 +34,6 @@ import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type
 import type { ScheduleService } from '../schedules/schedule-service';
 import type { PendingCardData } from '../ports/pending-card-data';
 import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
-
-export const sessionDecider: Decider<CheckoutSessionCommand, SessionState, CheckoutSessionEvent> = {
-  decide: decideSession,
-  evolve: evolveSession,
-  initialState: initialSessionState,
-  schemaVersion: CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
-};
 
 /** Billing state is asked for (and checked) only for these countries (spec, Customer and addresses). */
 export const STATE_COUNTRIES: readonly string[] = ['CA', 'US', 'JP', 'AU', 'IN'];

@@ -1,9 +1,14 @@
 /**
- * One interface for every acquirer connector. Outcomes are data: the domain decides what they mean.
- * `unknown` means the acquirer did not answer in a way we can trust (timeout, broken connection):
- * the payment is reconciled later with `status`, never blindly retried.
+ * One interface for every acquirer and payment provider ("connector"). Outcomes are data: the domain
+ * decides what they mean. The gateway checks a connector's capabilities before it calls it, passes
+ * the connector's own reference on every follow-up, and hands it the payer's return exactly as the
+ * browser sent it, for the connector to verify.
+ *
+ * `unknown` means the connector did not answer in a way we can trust (timeout, broken connection):
+ * the payment is reconciled later with a status lookup, never blindly retried.
  */
 import type { BrowserAttributes, PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
+import type { ConnectorCapabilities } from '../../domain/routing/route';
 
 export interface CardData {
   /** The full number lives only in memory for the duration of the call. */
@@ -15,21 +20,16 @@ export interface CardData {
   holder?: string;
 }
 
-export interface AuthorizeRequest {
-  paymentId: string;
-  merchantId: string;
-  kind: PaymentKind;
-  amount: number; // minor units
-  currency: string;
-  card: CardData;
-  payerIp?: string;
-  /** The payer's browser (some acquirers refuse an empty Accept header), when the payer is present. */
-  browser?: BrowserAttributes;
-  /** Base URL of the gateway, for the sandbox's own ACS and redirect pages. */
-  gatewayBaseUrl: string;
-  /** Card-on-file context, when the card is stored for a chain or charged from one. */
-  cardOnFile?: CardOnFileRequest;
-}
+/**
+ * How the payer pays. A card (typed, stored, or decrypted from a wallet token by the gateway), a
+ * wallet token the connector decrypts itself, or an alternative method with its parameters.
+ */
+export type PaymentInstrument =
+  | { kind: 'card'; card: CardData }
+  | { kind: 'wallet_token'; wallet: string; token: string }
+  | { kind: 'method'; method: string; parameters: Record<string, unknown> };
+
+export type { ConnectorCapabilities } from '../../domain/routing/route';
 
 /**
  * `initial`: the payer is present and the card is kept for later charges; `subsequent`: a charge
@@ -46,13 +46,45 @@ export interface CardOnFileRequest {
   reference?: string;
 }
 
+/** An authorization, a sale or a payout. */
+export interface PaymentRequest {
+  paymentId: string;
+  merchantId: string;
+  kind: PaymentKind;
+  amount: number; // minor units
+  currency: string;
+  instrument: PaymentInstrument;
+  payerIp?: string;
+  payerEmail?: string;
+  /** The payer's browser (some acquirers refuse an empty Accept header), when the payer is present. */
+  browser?: BrowserAttributes;
+  /** Where the payer comes back to the gateway after any page of the connector's (ACS, redirect). */
+  returnUrl: string;
+  /** Card-on-file context, when the card is stored for a chain or charged from one. */
+  cardOnFile?: CardOnFileRequest;
+}
+
+/** A step the payer must take before the connector decides: a page to open, with how to open it. */
+export interface PayerRedirect {
+  /** `3ds`: an issuer's authentication (ACS); `redirect`: any other provider page. */
+  kind: '3ds' | 'redirect';
+  url: string;
+  method: 'GET' | 'POST';
+  /** Form fields to post (3-D Secure v1: PaReq, MD, TermUrl); empty for a plain link. */
+  params: Record<string, string>;
+}
+
 /**
+ * `reference`: the connector's own identifier of the transaction, quoted on every follow-up.
  * `rrn`: retrieval reference number of an authorization; `arn`: acquirer reference number of a
  * settlement. `threeDS`: the ACS's authentication result, on the answer to a completed challenge.
+ * A `soft` decline (issuer unavailable, acquirer limits) may succeed with another connector: the
+ * gateway cascades it to the merchant's next one.
  */
 export type ConnectorOutcome =
   | {
       outcome: 'success';
+      reference: string;
       descriptor: string;
       authCode?: string;
       rrn?: string;
@@ -61,23 +93,20 @@ export type ConnectorOutcome =
       /** The card-on-file reference, when the request asked for one. */
       cardOnFileId?: string;
     }
-  | { outcome: 'declined'; reason: string; threeDS?: ThreeDSAttributes }
-  | {
-      outcome: 'pending';
-      /** The payer must act before the acquirer decides. */
-      action:
-        | { kind: '3ds'; acsUrl: string; paReq: string; md: string; termUrl: string }
-        | { kind: 'redirect'; redirectUrl: string };
-    }
+  | { outcome: 'declined'; reason: string; reference?: string; soft?: boolean; threeDS?: ThreeDSAttributes }
+  /** Accepted; the provider decides later and tells the gateway (a notification) or a status lookup does. */
+  | { outcome: 'pending'; reference: string }
+  | { outcome: 'redirect'; reference: string; redirect: PayerRedirect }
   | { outcome: 'unknown'; detail: string };
 
+/** A capture, void, refund or reversal of an earlier transaction, by the connector's reference. */
 export interface FollowUpRequest {
   paymentId: string;
   operationId: string;
+  /** The connector's reference of the payment's transaction. */
+  reference: string;
   amount: number;
   currency: string;
-  /** Card expiry drives sandbox outcomes; a real connector would use its own reference instead. */
-  card: { expMonth: string; expYear: string };
 }
 
 export type FollowUpOutcome =
@@ -86,44 +115,70 @@ export type FollowUpOutcome =
   | { outcome: 'declined'; reason: string }
   | { outcome: 'unknown'; detail: string };
 
-/** What the payer did on the ACS or redirect page, as reported back to the gateway. */
-export interface PayerActionResult {
+/**
+ * The payer came back from a page of the connector's. `raw` is exactly what the browser sent to
+ * the gateway's return address (query and form fields): untrusted until the connector verified it.
+ */
+export interface PayerReturn {
   paymentId: string;
+  /** The connector's reference of the transaction awaiting the payer. */
+  reference: string;
   kind: '3ds' | 'redirect';
-  /** true when the payer approved (ACS "approve" / redirect "continue"). */
-  approved: boolean;
-  card: { expMonth: string; expYear: string; brand?: string };
+  raw: { query: Record<string, string>; body: Record<string, string> };
   amount: number;
   currency: string;
   saleKind: PaymentKind;
+  /** Card brand, when the instrument was a card (issuers' results depend on the scheme). */
+  cardBrand?: string;
 }
 
-/** Reconciliation: what became of a request whose answer was lost (timeout, crash). */
-export interface AuthorizationStatusRequest {
+/** `verified: false`: the return was forged, altered or belongs to another payment; nothing was decided. */
+export type PayerReturnOutcome = { verified: false } | { verified: true; outcome: ConnectorOutcome };
+
+/**
+ * A reconciliation lookup: what became of a request whose answer was lost. The gateway gives what
+ * it recorded of the original request (never card numbers), for connectors that find transactions
+ * by the merchant's reference rather than their own.
+ */
+export interface StatusRequest {
   paymentId: string;
+  /** The connector's reference, when its answer was recorded; null when it never arrived. */
+  reference: string | null;
   kind: PaymentKind;
   amount: number;
   currency: string;
-  card: { expMonth: string; expYear: string };
-  gatewayBaseUrl: string;
+  /** The card's expiry and brand, when the instrument was a card. */
+  card?: { expMonth: string; expYear: string; brand?: string };
+  returnUrl: string;
 }
+
+/**
+ * A provider telling the gateway about a transaction later (a QR payment executed, a bank transfer
+ * rejected). `verified: false` when the notification is not the provider's; otherwise the
+ * transaction (by the gateway's payment id) and its outcome.
+ */
+export type InboundNotification =
+  | { verified: false }
+  | { verified: true; paymentId: string; outcome: ConnectorOutcome };
 
 export interface Connector {
   readonly name: string;
-  authorize(request: AuthorizeRequest): Promise<ConnectorOutcome>;
-  /**
-   * Pays money out to the card (a Checkout credit). No payer authentication takes part, so the
-   * outcome is success, declined or unknown, never pending.
-   */
-  payout(request: AuthorizeRequest): Promise<ConnectorOutcome>;
-  /** Finishes a payment after the payer came back from the ACS or redirect page. */
-  completePayerAction(result: PayerActionResult): Promise<ConnectorOutcome>;
+  readonly capabilities: ConnectorCapabilities;
+  /** An authorization (kind `authorization`) or a sale, debit or other charge. */
+  authorize(request: PaymentRequest): Promise<ConnectorOutcome>;
+  /** Pays money out (a Checkout credit). No payer authentication takes part: never `redirect`. */
+  payout(request: PaymentRequest): Promise<ConnectorOutcome>;
+  /** Finishes a transaction after the payer came back; the connector verifies the raw return. */
+  completePayerAction(payerReturn: PayerReturn): Promise<PayerReturnOutcome>;
   capture(request: FollowUpRequest): Promise<FollowUpOutcome>;
   void(request: FollowUpRequest): Promise<FollowUpOutcome>;
   refund(request: FollowUpRequest): Promise<FollowUpOutcome>;
+  /** Releases a hold (an authorization that will not be captured). */
   reverse(request: FollowUpRequest): Promise<FollowUpOutcome>;
-  /** Asks for the outcome of an earlier authorization; never starts a new one. */
-  authorizationStatus(request: AuthorizationStatusRequest): Promise<ConnectorOutcome>;
+  /** Asks for the outcome of an earlier authorization, sale or payout; never starts a new one. */
+  status(request: StatusRequest): Promise<ConnectorOutcome>;
   /** Asks for the outcome of an earlier capture, void, refund or reversal; never repeats it. */
   followUpStatus(kind: 'capture' | 'void' | 'refund' | 'reversal', request: FollowUpRequest): Promise<FollowUpOutcome>;
+  /** A provider's later notification, as it arrived (raw body and headers); the connector authenticates it. */
+  parseNotification(raw: { body: string; headers: Record<string, string> }): Promise<InboundNotification>;
 }

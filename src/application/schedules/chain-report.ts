@@ -9,7 +9,8 @@ import { chainStreamId, type ChainEvent } from '../../domain/schedule/chain-even
 import { chainTimeline } from '../../domain/schedule/chain-timeline';
 import { scheduleStreamId } from '../../domain/schedule/schedule-events';
 import { loadState, toDomainEvent } from '../command-handler';
-import { paymentDecider, scheduleDecider } from '../deciders';
+import { paymentDecider } from '../../domain/payment/decider';
+import { scheduleDecider } from '../../domain/schedule/decider';
 import type { EventStore } from '../ports/event-store';
 
 export interface ChainReport {

@@ -12,7 +12,8 @@ import type { ScheduleCommand } from '../../domain/schedule/schedule-decide';
 import { scheduleStreamId, type ScheduleChanges } from '../../domain/schedule/schedule-events';
 import type { ExistingSchedule } from '../../domain/schedule/schedule-state';
 import { handleCommand, loadState, toNewEvent } from '../command-handler';
-import { chainFold, paymentDecider, scheduleDecider } from '../deciders';
+import { paymentDecider } from '../../domain/payment/decider';
+import { chainFold, scheduleDecider } from '../../domain/schedule/decider';
 import type { Clock } from '../ports/clock';
 import { ANY, type EventStore } from '../ports/event-store';
 

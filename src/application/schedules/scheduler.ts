@@ -22,8 +22,9 @@ import { CHAIN_EVENT_SCHEMA_VERSION, chainStreamId, type ScheduledPaymentStarted
 import { scheduleStreamId } from '../../domain/schedule/schedule-events';
 import type { ExistingSchedule } from '../../domain/schedule/schedule-state';
 import { loadState, toNewEvent } from '../command-handler';
-import { chainFold, paymentDecider, scheduleDecider } from '../deciders';
-import type { PaymentService, RecurringChain, ScheduledPaymentRequest } from '../payment-service';
+import { paymentDecider } from '../../domain/payment/decider';
+import { chainFold, scheduleDecider } from '../../domain/schedule/decider';
+import type { PaymentService, RecurringChain, ScheduledPaymentRequest } from '../payments';
 import type { ChainSchedule } from '../../domain/payment/events';
 import type { Clock } from '../ports/clock';
 import { NO_STREAM, WrongExpectedVersionError, exactly, type EventStore, type StoredEvent } from '../ports/event-store';

@@ -10,6 +10,7 @@
  * | PaymentSettled | SALE | SUCCESS | SETTLED |
  * | PaymentAuthorized | SALE | SUCCESS | PENDING |
  * | PaymentDeclined (acquirer, 3DS, redirect, timeout) | SALE | DECLINED | DECLINED |
+ * | PaymentCascaded, the first of a payment (its first declined attempt, before the next connector decides) | SALE | DECLINED | DECLINED |
  * | ThreeDSChallengeRequired | SALE | REDIRECT | 3DS |
  * | PayerRedirectRequired | SALE | REDIRECT | REDIRECT |
  * | CaptureSucceeded | CAPTURE | SUCCESS | SETTLED |
@@ -31,7 +32,7 @@
 import type { ProtocolMapping } from '../merchant/protocol-mapping';
 import { formatMinor } from '../money';
 import type { PaymentEvent } from '../payment/events';
-import type { ExistingPayment } from '../payment/state';
+import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { s2sCardPaymentHash } from '../signatures';
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { flattenField, formDate, type FormFields } from './form-fields';
@@ -50,6 +51,8 @@ type SaleAction = 'SALE' | 'RECURRING_SALE' | 'RECURRING_DEBIT';
 interface Outcome {
   action: SaleAction | 'CAPTURE' | 'VOID' | 'CREDITVOID';
   result: 'SUCCESS' | 'DECLINED' | 'REDIRECT';
+  /** When the event reports an attempt rather than where the payment stands now. */
+  status?: PaymentStatus;
   /** Minor units of the operation. */
   amount: number;
   at: string;
@@ -72,6 +75,11 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
       return { action: sale, result: 'SUCCESS', amount: event.data.amount, at: event.data.authorizedAt };
     case 'PaymentDeclined':
       return { action: sale, result: 'DECLINED', amount: after.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+    case 'PaymentCascaded':
+      // Merchants hear of the first declined attempt and of the final outcome, not of each attempt between.
+      return after.cascadedFrom?.length === 1
+        ? { action: sale, result: 'DECLINED', status: 'DECLINED', amount: after.amount, at: event.data.cascadedAt, declineReason: event.data.reason }
+        : null;
     case 'ThreeDSChallengeRequired':
       return { action: sale, result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
     case 'PayerRedirectRequired':
@@ -137,7 +145,7 @@ export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, c
   const fields: FormFields = [
     ['action', outcome.action],
     ['result', outcome.result],
-    ['status', after.status],
+    ['status', outcome.status ?? after.status],
     ['order_id', after.orderId],
     ['trans_id', after.paymentId],
     ['trans_date', formDate(outcome.at)],

@@ -7,6 +7,7 @@
  * | PaymentSettled | sale, debit, credit or recurring | success | settled |
  * | PaymentAuthorized | sale | success | pending |
  * | PaymentDeclined | sale, debit, credit or recurring | fail | decline |
+ * | PaymentCascaded, the first of a payment (its first declined attempt) | sale, debit, credit or recurring | fail | decline |
  * | ThreeDSChallengeRequired | 3ds | waiting | 3ds |
  * | PayerRedirectRequired | redirect | waiting | redirect |
  * | CaptureSucceeded / CaptureDeclined | capture | success / fail | settled / pending |
@@ -42,6 +43,8 @@ interface Outcome {
   status: CheckoutCallbackStatus;
   at: string;
   reason?: string;
+  /** When the event reports an attempt rather than where the payment stands now. */
+  orderStatus?: 'decline';
 }
 
 function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
@@ -53,6 +56,11 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
       return { type: op, status: 'success', at: event.data.authorizedAt };
     case 'PaymentDeclined':
       return { type: op, status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+    case 'PaymentCascaded':
+      // Merchants hear of the first declined attempt and of the final outcome, not of each attempt between.
+      return after.cascadedFrom?.length === 1
+        ? { type: op, status: 'fail', at: event.data.cascadedAt, reason: event.data.reason, orderStatus: 'decline' }
+        : null;
     case 'ThreeDSChallengeRequired':
       return { type: '3ds', status: 'waiting', at: event.data.requiredAt };
     case 'PayerRedirectRequired':
@@ -125,7 +133,7 @@ export function checkoutCallbackFieldsFor(
       orderAmount: after.amountText,
       orderCurrency: after.currency,
       orderDescription: after.orderDescription,
-      orderStatus: orderStatusOf(after.phase),
+      orderStatus: outcome.orderStatus ?? orderStatusOf(after.phase),
       type: outcome.type,
       status: outcome.status,
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),

@@ -66,6 +66,8 @@ export function occurredAtOf(event: PaymentEvent): string {
       return event.data.authorizedAt;
     case 'PaymentDeclined':
       return event.data.declinedAt;
+    case 'PaymentCascaded':
+      return event.data.cascadedAt;
     case 'ThreeDSChallengeRequired':
     case 'PayerRedirectRequired':
       return event.data.requiredAt;
@@ -162,6 +164,7 @@ export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): P
       return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
     case 'RefundSucceeded':
       return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
+    case 'PaymentCascaded':
     case 'ThreeDSChallengeRequired':
     case 'PayerRedirectRequired':
     case 'PaymentOutcomeUnknown':

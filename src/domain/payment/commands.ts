@@ -4,12 +4,17 @@
  */
 import type { PayerReturnData, PaymentInitiated } from './events';
 
-/** What the acquirer said about an authorization, as plain data. */
+/**
+ * What the connector said about an authorization, as plain data. `reference` is the connector's
+ * own identifier of its transaction; a `soft` decline may be retried with the next connector of
+ * the payment's route (cascading).
+ */
 export type AuthorizationResult =
-  | { outcome: 'success'; descriptor: string; rrn?: string; arn?: string; cardOnFileId?: string }
-  | { outcome: 'declined'; reason: string }
-  | { outcome: 'challenge'; acsUrl: string; params: { PaReq: string; MD: string; TermUrl: string } }
-  | { outcome: 'redirect'; redirectUrl: string }
+  | { outcome: 'success'; reference?: string; descriptor: string; rrn?: string; arn?: string; cardOnFileId?: string }
+  | { outcome: 'declined'; reference?: string; reason: string; soft?: boolean }
+  /** `params`: the form fields the payer's browser posts to the ACS (3-D Secure v1: PaReq, MD, TermUrl). */
+  | { outcome: 'challenge'; reference?: string; acsUrl: string; params: Record<string, string> }
+  | { outcome: 'redirect'; reference?: string; redirectUrl: string }
   | { outcome: 'unknown'; detail: string };
 
 export type FollowUpResult = { outcome: 'success'; arn?: string } | { outcome: 'declined'; reason: string } | { outcome: 'unknown'; detail: string };

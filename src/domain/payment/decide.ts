@@ -22,7 +22,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       if (s.phase !== 'initiated' && s.phase !== 'outcome_unknown') {
         throw new DomainError('unexpected_outcome', `Authorization already decided (${s.phase})`);
       }
-      return authorizationEvents(s, command.data.result, command.data.now, 'authorization');
+      return cascadeOf(s, command.data.result, command.data.now) ?? authorizationEvents(s, command.data.result, command.data.now, 'authorization');
     case 'CompletePayerAction': {
       if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
         throw new DomainError('unexpected_outcome', `No payer action is awaited (${s.phase})`);
@@ -209,6 +209,35 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   }
 }
 
+/**
+ * A soft decline of the first answer goes on to the next connector of the payment's route, when
+ * there is one: the payer is not involved yet. After a payer action it is final (the payer
+ * authenticated with this connector), and a hard decline is final everywhere.
+ */
+function cascadeOf(s: ExistingPayment, result: AuthorizationResult, now: string): PaymentEvent[] | null {
+  if (result.outcome !== 'declined' || !result.soft || !s.route || !s.connector) return null;
+  const next = s.route[s.route.indexOf(s.connector) + 1];
+  if (next === undefined || s.route.indexOf(s.connector) < 0) return null;
+  return [
+    {
+      type: 'PaymentCascaded',
+      data: {
+        paymentId: s.paymentId,
+        fromConnector: s.connector,
+        toConnector: next,
+        reason: result.reason,
+        code: declineCodeOf('authorization', result.reason),
+        ...referenceOf(result),
+        cascadedAt: now,
+      },
+    },
+  ];
+}
+
+function referenceOf(result: { reference?: string }): { reference?: string } {
+  return result.reference !== undefined ? { reference: result.reference } : {};
+}
+
 function authorizationEvents(
   s: ExistingPayment,
   result: AuthorizationResult,
@@ -232,6 +261,7 @@ function authorizationEvents(
                 paymentId,
                 amount: s.amount,
                 descriptor: result.descriptor,
+                ...referenceOf(result),
                 ...rrn,
                 ...(result.arn !== undefined ? { arn: result.arn } : {}),
                 ...returned,
@@ -242,7 +272,7 @@ function authorizationEvents(
         : [
             {
               type: 'PaymentAuthorized',
-              data: { paymentId, amount: s.amount, descriptor: result.descriptor, ...rrn, ...returned, authorizedAt: now },
+              data: { paymentId, amount: s.amount, descriptor: result.descriptor, ...referenceOf(result), ...rrn, ...returned, authorizedAt: now },
             },
           ];
     }
@@ -250,18 +280,18 @@ function authorizationEvents(
       return [
         {
           type: 'PaymentDeclined',
-          data: { paymentId, reason: result.reason, code: declineCodeOf(stage, result.reason), stage, ...returned, declinedAt: now },
+          data: { paymentId, reason: result.reason, code: declineCodeOf(stage, result.reason), stage, ...referenceOf(result), ...returned, declinedAt: now },
         },
       ];
     case 'challenge':
       return [
         {
           type: 'ThreeDSChallengeRequired',
-          data: { paymentId, acsUrl: result.acsUrl, params: result.params, requiredAt: now },
+          data: { paymentId, acsUrl: result.acsUrl, params: result.params, ...referenceOf(result), requiredAt: now },
         },
       ];
     case 'redirect':
-      return [{ type: 'PayerRedirectRequired', data: { paymentId, redirectUrl: result.redirectUrl, requiredAt: now } }];
+      return [{ type: 'PayerRedirectRequired', data: { paymentId, redirectUrl: result.redirectUrl, ...referenceOf(result), requiredAt: now } }];
     case 'unknown':
       // Already unknown: nothing new to record; the reconciler will ask again.
       if (s.phase === 'outcome_unknown') return [];

@@ -167,13 +167,30 @@ export interface PaymentInitiated {
     recurring?: RecurringLink;
     /** False when the merchant charges a stored card without the payer (`payer_present=N`). Absent: present. */
     payerPresent?: boolean;
+    /**
+     * Schema version 2: the connector asked first, and the merchant's connectors this payment may
+     * cascade to after a soft decline, in order (the whole route, `connector` first). Version 1
+     * events are upcast to the sandbox, the only connector there was.
+     */
+    connector: string;
+    route?: string[];
+    /**
+     * Only on upcast version 1 events: what the sandbox of that release identified its transaction
+     * by (`card-expiry:MM/YYYY`), since no outcome event recorded a reference then.
+     */
+    acquirerReference?: string;
     initiatedAt: string;
   };
 }
 
+/** The connector's own identifier of the transaction, recorded with each of its answers. */
+export interface ConnectorReference {
+  reference?: string;
+}
+
 export interface PaymentSettled {
   type: 'PaymentSettled';
-  data: PayerReturnData & {
+  data: PayerReturnData & ConnectorReference & {
     paymentId: string;
     amount: number;
     descriptor: string;
@@ -189,7 +206,7 @@ export interface PaymentSettled {
 
 export interface PaymentAuthorized {
   type: 'PaymentAuthorized';
-  data: PayerReturnData & {
+  data: PayerReturnData & ConnectorReference & {
     paymentId: string;
     amount: number;
     descriptor: string;
@@ -205,23 +222,33 @@ export type DeclineStage = 'authorization' | '3ds' | 'redirect' | 'timeout';
 /** Schema version 2: `code` added (version 1 events are upcast with a derived one). */
 export interface PaymentDeclined {
   type: 'PaymentDeclined';
-  data: PayerReturnData & { paymentId: string; reason: string; code: DeclineCode; stage: DeclineStage; declinedAt: string };
+  data: PayerReturnData & ConnectorReference & { paymentId: string; reason: string; code: DeclineCode; stage: DeclineStage; declinedAt: string };
+}
+
+/**
+ * A connector declined softly (issuer unavailable, acquirer limits) and the merchant's route names
+ * another: the payment goes on there. The payer is not involved; the first of these is reported to
+ * the merchant as the first declined attempt.
+ */
+export interface PaymentCascaded {
+  type: 'PaymentCascaded';
+  data: ConnectorReference & { paymentId: string; fromConnector: string; toConnector: string; reason: string; code: DeclineCode; cascadedAt: string };
 }
 
 export interface ThreeDSChallengeRequired {
   type: 'ThreeDSChallengeRequired';
-  data: {
+  data: ConnectorReference & {
     paymentId: string;
     acsUrl: string;
-    /** 3DS v1 form parameters the payer's browser posts to the ACS. */
-    params: { PaReq: string; MD: string; TermUrl: string };
+    /** Form fields the payer's browser posts to the ACS (3-D Secure v1: PaReq, MD, TermUrl). */
+    params: Record<string, string>;
     requiredAt: string;
   };
 }
 
 export interface PayerRedirectRequired {
   type: 'PayerRedirectRequired';
-  data: { paymentId: string; redirectUrl: string; requiredAt: string };
+  data: ConnectorReference & { paymentId: string; redirectUrl: string; requiredAt: string };
 }
 
 /** The acquirer did not say what happened (timeout, broken connection): reconciled, never retried. */
@@ -299,6 +326,7 @@ export type PaymentEvent =
   | PaymentSettled
   | PaymentAuthorized
   | PaymentDeclined
+  | PaymentCascaded
   | ThreeDSChallengeRequired
   | PayerRedirectRequired
   | PaymentOutcomeUnknown
@@ -318,6 +346,7 @@ export type PaymentEventType = PaymentEvent['type'];
 
 /** Types written at a later schema version than PAYMENT_EVENT_SCHEMA_VERSION; see src/domain/upcasting. */
 export const PAYMENT_EVENT_SCHEMA_VERSIONS: Readonly<Partial<Record<PaymentEventType, number>>> = {
+  PaymentInitiated: 2,
   PaymentDeclined: 2,
 };
 
@@ -330,6 +359,7 @@ export const PAYMENT_EVENT_TYPES: readonly PaymentEventType[] = [
   'PaymentSettled',
   'PaymentAuthorized',
   'PaymentDeclined',
+  'PaymentCascaded',
   'ThreeDSChallengeRequired',
   'PayerRedirectRequired',
   'PaymentOutcomeUnknown',

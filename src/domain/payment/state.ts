@@ -101,7 +101,20 @@ export interface ExistingPayment {
   recurringToken?: string;
   /** False for a merchant-initiated charge without the payer; absent means present. */
   payerPresent?: boolean;
+  /** The connector the payment is with now (after any cascade); absent in states stored before connectors were recorded: the sandbox. */
+  connector?: string;
+  /** The merchant's connectors this payment may go to, in order (`connector` among them). */
+  route?: string[];
+  /** The connector's reference of its transaction, once it answered; follow-ups quote it. */
+  acquirerReference?: string;
+  /** Connectors that declined softly before the current one, in order (cascading). */
+  cascadedFrom?: string[];
+  /** The kind of the last page the payer was sent to, kept after it was completed (a late or repeated return is verified as that kind). */
+  lastPayerAction?: '3ds' | 'redirect';
 }
+
+/** The connector of a payment; states stored by the read models before connectors were recorded are the sandbox's. */
+export const connectorOf = (p: ExistingPayment): string => p.connector ?? 'sandbox';
 
 export type PaymentState = { exists: false } | ExistingPayment;
 
@@ -144,6 +157,9 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       ...(d.browser ? { browser: d.browser } : {}),
       ...(d.recurring ? { recurring: d.recurring } : {}),
       ...(d.payerPresent !== undefined ? { payerPresent: d.payerPresent } : {}),
+      connector: d.connector,
+      ...(d.route ? { route: d.route } : {}),
+      ...(d.acquirerReference ? { acquirerReference: d.acquirerReference } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
@@ -160,6 +176,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         payerAction: null,
         updatedAt: event.data.settledAt,
         ...references(event.data),
+        ...connectorReference(event.data),
         ...payerReturn(event.data),
         ...chainToken(s, event.data),
       };
@@ -173,6 +190,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         payerAction: null,
         updatedAt: event.data.authorizedAt,
         ...references(event.data),
+        ...connectorReference(event.data),
         ...payerReturn(event.data),
         ...chainToken(s, event.data),
       };
@@ -186,14 +204,27 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         payerAction: null,
         updatedAt: event.data.declinedAt,
         ...payerReturn(event.data),
+        ...connectorReference(event.data),
       };
+    case 'PaymentCascaded': {
+      // The next connector starts afresh: the declining one's reference is not quoted to it.
+      const { acquirerReference: _declined, ...rest } = s;
+      return {
+        ...rest,
+        connector: event.data.toConnector,
+        cascadedFrom: [...(s.cascadedFrom ?? []), event.data.fromConnector],
+        updatedAt: event.data.cascadedAt,
+      };
+    }
     case 'ThreeDSChallengeRequired':
       return {
         ...s,
         phase: 'awaiting_3ds',
         status: '3DS',
         payerAction: { kind: '3ds', url: event.data.acsUrl, params: { ...event.data.params } },
+        lastPayerAction: '3ds',
         updatedAt: event.data.requiredAt,
+        ...connectorReference(event.data),
       };
     case 'PayerRedirectRequired':
       return {
@@ -201,7 +232,9 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         phase: 'awaiting_redirect',
         status: 'REDIRECT',
         payerAction: { kind: 'redirect', url: event.data.redirectUrl, params: {} },
+        lastPayerAction: 'redirect',
         updatedAt: event.data.requiredAt,
+        ...connectorReference(event.data),
       };
     case 'PaymentOutcomeUnknown':
       return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at, ...payerReturn(event.data) };
@@ -289,6 +322,10 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return unreachable;
     }
   }
+}
+
+function connectorReference(d: { reference?: string }): { acquirerReference?: string } {
+  return d.reference !== undefined ? { acquirerReference: d.reference } : {};
 }
 
 /** Only what the event carries: an event without a reference keeps the one recorded before. */

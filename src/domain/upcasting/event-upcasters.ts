@@ -5,6 +5,7 @@
  * versions and this registry to the same numbers.
  */
 import { paymentDeclinedV1ToV2 } from './payment-declined-v2';
+import { paymentInitiatedV1ToV2 } from './payment-initiated-v2';
 import { UpcasterRegistry } from './registry';
 
-export const eventUpcasters = new UpcasterRegistry([paymentDeclinedV1ToV2]);
+export const eventUpcasters = new UpcasterRegistry([paymentDeclinedV1ToV2, paymentInitiatedV1ToV2]);

@@ -1,10 +1,10 @@
 /**
- * Sandbox ACS (3-D Secure challenge) simulator page, plus the HTML helpers every hosted page shares.
- * Pure functions returning complete documents; every interpolated value goes through escapeHtml
- * because the inputs (TermUrl, MD, PaReq) come from the payer's browser.
+ * The HTML kit every payer-facing page shares (hosted payment page, payer return, sandbox
+ * simulator): one stylesheet, one CSP, escaping and safe form targets. Pure functions returning
+ * complete documents; every interpolated value goes through escapeHtml because much of it comes
+ * from the payer's browser or a merchant's request.
  */
 
-import { formatMinor } from '../../domain/money';
 import { BROWSER_FIELD_DEFAULTS } from './browser-info';
 
 /**
@@ -122,46 +122,4 @@ export function browserInfoInputs(): string {
   return Object.entries(BROWSER_FIELD_DEFAULTS)
     .map(([name, value]) => `  <input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
-}
-
-export interface AcsPageInput {
-  /** Where the form posts; the gateway's 3DS return endpoint. */
-  termUrl: string;
-  /** The signed PaReq, echoed back so the return endpoint can verify it. */
-  paReq: string;
-  md: string;
-  /** Minor units. */
-  amount: number;
-  currency: string;
-  /** A masked card number (`411111******1111`), shown so the payer recognises the card. */
-  cardMask?: string;
-}
-
-/**
- * Posts `PaRes` (`approve` or `decline`, from the button pressed), `PaReq` and `MD` to the TermUrl.
- * The page names no merchant: a real ACS belongs to the issuer, not the shop.
- */
-export function renderAcsPage(input: AcsPageInput): string {
-  const action = assertFormTarget(input.termUrl);
-  const amount = `${formatMinor(input.amount, input.currency)} ${input.currency}`;
-  const card = input.cardMask
-    ? `\n  <dt>Card</dt>\n  <dd>${escapeHtml(input.cardMask)}</dd>`
-    : '';
-  const main = `<span class="badge">Sandbox</span>
-<h1 id="title">3-D Secure verification (sandbox)</h1>
-<p id="help">This is a test page. Approve to simulate a successful cardholder authentication, or decline to simulate a failed one. No real bank is contacted.</p>
-<dl>
-  <dt>Amount</dt>
-  <dd>${escapeHtml(amount)}</dd>${card}
-</dl>
-<form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
-  <input type="hidden" name="PaReq" value="${escapeHtml(input.paReq)}">
-  <input type="hidden" name="MD" value="${escapeHtml(input.md)}">
-${browserInfoInputs()}
-  <div class="actions">
-    <button type="submit" name="PaRes" value="approve">Approve</button>
-    <button type="submit" name="PaRes" value="decline" class="secondary">Decline</button>
-  </div>
-</form>`;
-  return renderHostedPage({ title: '3-D Secure verification (sandbox)', main, scripts: [AUTO_SUBMIT_PATH] });
 }

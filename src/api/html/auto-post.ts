@@ -1,13 +1,10 @@
 /**
- * The sandbox's non-3DS redirect page and the generic auto-posting form used to send a payer's
- * browser on to another URL with POST fields (ACS, merchant return URL).
+ * The auto-posting form that sends a payer's browser on to another URL with POST fields (an ACS, a
+ * merchant's return URL), and the one script of the payer-facing pages that submits it.
  */
 
-import { formatMinor } from '../../domain/money';
-import { AUTO_SUBMIT_PATH, assertFormTarget, browserInfoInputs, escapeHtml, renderHostedPage } from './acs-page';
+import { AUTO_SUBMIT_PATH, assertFormTarget, escapeHtml, renderHostedPage } from './page-kit';
 import { BROWSER_VALUES_JS } from './browser-info';
-
-export { escapeHtml, HOSTED_PAGE_CSP, AUTO_SUBMIT_PATH } from './acs-page';
 
 /**
  * The hosted pages' one script (the CSP forbids inline script). First it fills the hidden
@@ -72,37 +69,4 @@ ${inputs}
   </div>
 </form>`;
   return renderHostedPage({ title, main, scripts: [AUTO_SUBMIT_PATH] });
-}
-
-export interface RedirectPageInput {
-  /** Where the form posts; the gateway endpoint that completes the redirect. */
-  completionUrl: string;
-  /** The redirect signature from the link (`sig`), posted back for verification. */
-  signature: string;
-  /** Minor units; shown with the currency when both are given. */
-  amount?: number;
-  currency?: string;
-}
-
-/**
- * Posts `sig` and `decision` (`continue` or `cancel`, from the button pressed) to completionUrl.
- */
-export function renderRedirectPage(input: RedirectPageInput): string {
-  const action = assertFormTarget(input.completionUrl);
-  const amount =
-    input.amount !== undefined && input.currency !== undefined
-      ? `\n<dl>\n  <dt>Amount</dt>\n  <dd>${escapeHtml(`${formatMinor(input.amount, input.currency)} ${input.currency}`)}</dd>\n</dl>`
-      : '';
-  const main = `<span class="badge">Sandbox</span>
-<h1 id="title">Payment provider redirect (sandbox)</h1>
-<p id="help">This test page stands in for an external payment provider. Continue to simulate the payer completing the payment, or cancel to simulate the payer abandoning it.</p>${amount}
-<form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
-  <input type="hidden" name="sig" value="${escapeHtml(input.signature)}">
-${browserInfoInputs()}
-  <div class="actions">
-    <button type="submit" name="decision" value="continue">Continue</button>
-    <button type="submit" name="decision" value="cancel" class="secondary">Cancel</button>
-  </div>
-</form>`;
-  return renderHostedPage({ title: 'Payment provider redirect (sandbox)', main, scripts: [AUTO_SUBMIT_PATH] });
 }

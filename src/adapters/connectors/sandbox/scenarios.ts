@@ -1,0 +1,56 @@
+/**
+ * What the built-in sandbox acquirer decides, by the card's expiry date (the sandbox card table of
+ * docs/reference/sandbox.md), so merchants can script every path without a real issuer.
+ */
+export type Scenario =
+  | 'success'
+  | 'declined'
+  | 'capture_declined'
+  | '3ds_success'
+  | '3ds_declined'
+  | 'redirect_success'
+  | 'redirect_declined';
+
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  '01/2038': 'success',
+  '02/2038': 'declined',
+  '03/2038': 'capture_declined',
+  '05/2038': '3ds_success',
+  '06/2038': '3ds_declined',
+  '12/2038': 'redirect_success',
+  '12/2039': 'redirect_declined',
+};
+
+export const SANDBOX_DEFAULT_DESCRIPTOR = 'SANDBOX*GATEWAY';
+
+export const SANDBOX_DECLINE_REASONS = {
+  issuer: 'Declined by issuer',
+  capture: 'Capture declined by acquirer',
+  threeDsFailed: '3-D Secure authentication failed',
+  threeDsRefused: '3-D Secure authentication declined by payer',
+  redirectFailed: 'Declined by payment provider after redirect',
+  redirectCancelled: 'Payment cancelled by payer',
+  mismatch: 'Payer action does not match the payment',
+  notRecurring: 'Card is not enabled for recurring payments',
+  insufficientFunds: 'Insufficient funds',
+} as const;
+
+export function expiryKey(card: { expMonth: string; expYear: string }): string {
+  return `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
+}
+
+export function scenarioOf(card: { expMonth: string; expYear: string }): Scenario {
+  return Object.prototype.hasOwnProperty.call(SCENARIOS, expiryKey(card)) ? SCENARIOS[expiryKey(card)] : 'success';
+}
+
+/** Only the 01/2038 card may start a recurring chain in the sandbox. */
+export function sandboxSupportsRecurring(card: { expMonth: string; expYear: string }): boolean {
+  return expiryKey(card) === '01/2038';
+}
+
+/**
+ * A merchant-initiated charge (recurring or scheduled) of an amount whose minor units end in 402
+ * (4.02, 14.02, 1,004.02 EUR ...) is declined, so merchants can test a failed charge in a chain
+ * whose card (01/2038) otherwise always pays.
+ */
+export const sandboxDeclinesStoredCharge = (amountMinor: number): boolean => amountMinor % 1000 === 402;

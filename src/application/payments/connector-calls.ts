@@ -1,0 +1,94 @@
+/**
+ * Calling a payment's connector, and reading its answer as the decider's data. A connector that
+ * throws, or that this deployment no longer has, gives an `unknown` outcome: recorded, and
+ * reconciled later by a status lookup, never blindly retried.
+ */
+import type { AuthorizationResult, FollowUpResult } from '../../domain/payment/commands';
+import type { Connector, ConnectorOutcome, FollowUpOutcome } from '../ports/connector';
+import type { PaymentDeps } from './deps';
+
+/**
+ * The payer's way back to the gateway from any connector's page (ACS, provider redirect), built in
+ * this one place. Named for 3-D Secure, where it began; every connector gets the same address.
+ */
+export function payerReturnUrl(baseUrl: string, paymentId: string): string {
+  return `${baseUrl}/payments/${encodeURIComponent(paymentId)}/3ds-return`;
+}
+
+export async function callConnector(
+  deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
+  name: string,
+  call: (connector: Connector) => Promise<ConnectorOutcome>,
+): Promise<ConnectorOutcome> {
+  const connector = deps.connectors.get(name);
+  if (!connector) {
+    deps.logger.error('payment of a connector this deployment does not have', { connector: name });
+    return { outcome: 'unknown', detail: `connector ${name} is not configured` };
+  }
+  try {
+    return await call(connector);
+  } catch (error) {
+    deps.logger.error('connector call failed', { connector: name, error: String((error as Error)?.message ?? error) });
+    return { outcome: 'unknown', detail: 'connector call failed' };
+  }
+}
+
+export async function callFollowUp(
+  deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
+  name: string,
+  call: (connector: Connector) => Promise<FollowUpOutcome>,
+): Promise<FollowUpResult> {
+  const connector = deps.connectors.get(name);
+  if (!connector) {
+    deps.logger.error('payment of a connector this deployment does not have', { connector: name });
+    return { outcome: 'unknown', detail: `connector ${name} is not configured` };
+  }
+  try {
+    return await call(connector);
+  } catch (error) {
+    deps.logger.error('connector call failed', { connector: name, error: String((error as Error)?.message ?? error) });
+    return { outcome: 'unknown', detail: 'connector call failed' };
+  }
+}
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const entries = Object.entries(params);
+  if (entries.length === 0) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams(entries)}`;
+}
+
+export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationResult {
+  switch (outcome.outcome) {
+    case 'success':
+      return {
+        outcome: 'success',
+        reference: outcome.reference,
+        descriptor: outcome.descriptor,
+        ...(outcome.rrn !== undefined ? { rrn: outcome.rrn } : {}),
+        ...(outcome.arn !== undefined ? { arn: outcome.arn } : {}),
+        ...(outcome.cardOnFileId !== undefined ? { cardOnFileId: outcome.cardOnFileId } : {}),
+      };
+    case 'declined':
+      return {
+        outcome: 'declined',
+        reason: outcome.reason,
+        ...(outcome.reference !== undefined ? { reference: outcome.reference } : {}),
+        ...(outcome.soft ? { soft: true } : {}),
+      };
+    case 'unknown':
+      return { outcome: 'unknown', detail: outcome.detail };
+    case 'pending':
+      // Accepted and undecided: a status lookup asks again later, exactly as for a lost answer.
+      return { outcome: 'unknown', detail: 'the connector has not decided yet' };
+    case 'redirect': {
+      const { redirect, reference } = outcome;
+      if (redirect.kind === '3ds') return { outcome: 'challenge', reference, acsUrl: redirect.url, params: { ...redirect.params } };
+      // A provider page is a link: its fields travel in the query.
+      return { outcome: 'redirect', reference, redirectUrl: withQuery(redirect.url, redirect.params) };
+    }
+    default: {
+      const unreachable: never = outcome;
+      return unreachable;
+    }
+  }
+}

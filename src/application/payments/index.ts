@@ -1,0 +1,16 @@
+export { PaymentService } from './payment-service';
+export type { PaymentDeps } from './deps';
+export { CardTokenNotFoundError, DuplicatePaymentError } from './errors';
+export { payerReturnUrl, toAuthorizationResult } from './connector-calls';
+export type { RawPayerReturn } from './payer-action/handler';
+export type { Claim } from './start-payment/handler';
+export type {
+  InternalSale,
+  RecurringChain,
+  RecurringRequest,
+  SaleCard,
+  SaleRequest,
+  SaleResult,
+  ScheduleRequest,
+  ScheduledPaymentRequest,
+} from './types';

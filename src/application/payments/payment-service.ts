@@ -1,0 +1,87 @@
+/**
+ * The payment use cases in one handle for the API, the scheduler and the workers. Each use case
+ * lives in a folder of its own (start-payment, sale, recurring, follow-ups, payer-action,
+ * reconcile); this class only binds them to the gateway's dependencies.
+ */
+import type { BrowserAttributes, CheckoutPaymentData } from '../../domain/payment/events';
+import type { ExistingPayment } from '../../domain/payment/state';
+import type { PaymentDeps } from './deps';
+import { existing } from './existing';
+import { capture, creditVoid, voidPayment } from './follow-ups/handler';
+import { completePayerAction, expirePayerAction, type RawPayerReturn } from './payer-action/handler';
+import { paymentStream } from './payment-stream';
+import { reconcile } from './reconcile/handler';
+import { recurringChain, recurringPayment, startScheduledPayment } from './recurring/handler';
+import { sale } from './sale/handler';
+import { startPayment, type Claim } from './start-payment/handler';
+import type { InternalSale, RecurringChain, RecurringRequest, SaleRequest, SaleResult, ScheduledPaymentRequest } from './types';
+
+type Money = { minor: number; text: string };
+
+export class PaymentService {
+  constructor(private readonly deps: PaymentDeps) {}
+
+  sale(request: InternalSale): Promise<SaleResult> {
+    return sale(this.deps, request);
+  }
+
+  /**
+   * A Checkout payment attempt. `claim` is the session's record of the attempt, appended together
+   * with the payment (where the store can) at the session version the caller decided on, so two
+   * submits of one session never both reach the connector: the loser gets WrongExpectedVersionError.
+   */
+  startCheckoutPayment(request: SaleRequest & { paymentId: string; checkout: CheckoutPaymentData; browser?: BrowserAttributes }, claim: Claim): Promise<ExistingPayment> {
+    return startPayment(this.deps, request, request.paymentId, claim, 'checkout');
+  }
+
+  recurringChain(merchantId: string, initPaymentId: string, token: string, kind: 'sale' | 'debit' | 'any'): Promise<RecurringChain> {
+    return recurringChain(this.deps, merchantId, initPaymentId, token, kind);
+  }
+
+  recurringPayment(chain: RecurringChain, request: RecurringRequest): Promise<SaleResult> {
+    return recurringPayment(this.deps, chain, request);
+  }
+
+  startScheduledPayment(request: ScheduledPaymentRequest, claim: Claim | null): Promise<ExistingPayment> {
+    return startScheduledPayment(this.deps, request, claim);
+  }
+
+  /** Finishes a scheduled payment whose claim was written without it (an interrupted EventStoreDB append). */
+  async paymentExists(paymentId: string): Promise<boolean> {
+    return (await this.deps.store.streamVersion(paymentStream(this.deps.store).streamId(paymentId))) !== null;
+  }
+
+  completePayerAction(paymentId: string, raw: RawPayerReturn, correlationId: string, browser?: BrowserAttributes): Promise<ExistingPayment> {
+    return completePayerAction(this.deps, paymentId, raw, correlationId, browser);
+  }
+
+  expirePayerAction(paymentId: string, reason: string): Promise<void> {
+    return expirePayerAction(this.deps, paymentId, reason);
+  }
+
+  capture(merchantId: string, paymentId: string, amount: Money | null, correlationId: string) {
+    return capture(this.deps, merchantId, paymentId, amount, correlationId);
+  }
+
+  void(merchantId: string, paymentId: string, correlationId: string) {
+    return voidPayment(this.deps, merchantId, paymentId, correlationId);
+  }
+
+  creditVoid(merchantId: string, paymentId: string, amount: Money, refundsEnabled: boolean, correlationId: string, options: { refundOnly?: boolean } = {}) {
+    return creditVoid(this.deps, merchantId, paymentId, amount, refundsEnabled, correlationId, options);
+  }
+
+  /** Checkout refund: settled money only (a hold is voided instead), full or partial. */
+  refund(merchantId: string, paymentId: string, amount: Money, refundsEnabled: boolean, correlationId: string) {
+    return creditVoid(this.deps, merchantId, paymentId, amount, refundsEnabled, correlationId, { refundOnly: true });
+  }
+
+  reconcile(paymentId: string): Promise<'authorization' | 'operation' | 'nothing'> {
+    return reconcile(this.deps, paymentId);
+  }
+
+  /** Current state straight from the stream (the source of truth), for the payer-facing pages. */
+  async current(paymentId: string): Promise<ExistingPayment> {
+    return existing((await paymentStream(this.deps.store).load(paymentId)).state);
+  }
+}

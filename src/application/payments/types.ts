@@ -1,0 +1,88 @@
+/** What the payment use cases are asked: a SALE's request, a chain's later charges, an automatic payment. */
+import type { InitiatePayment } from '../../domain/payment/commands';
+import type { CardSource, PaymentChannel, RecurringLink } from '../../domain/payment/events';
+import type { ExistingPayment } from '../../domain/payment/state';
+import type { ScheduleRule } from '../../domain/schedule/due-dates';
+
+export type SaleCard =
+  | { kind: 'number'; number: string; expMonth: string; expYear: string; cvv?: string; holder?: string }
+  /** `holder`: a name given now (a credit's payee) in place of the one stored with the card. */
+  | { kind: 'token'; token: string; holder?: string };
+
+/** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
+export type SaleRequest = Omit<
+  InitiatePayment['data'],
+  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'browser' | 'recurring' | 'now' | 'connector' | 'route' | 'acquirerReference'
+> & {
+  card: SaleCard;
+  /** Keep the card in the vault and hand back a token for later payments. */
+  storeCard: boolean;
+  correlationId: string;
+  /** With `recurringInit`: the schedule the chain's automatic payments follow. */
+  schedule?: ScheduleRequest;
+  /** The merchant's card_on_file_support: ask the connector for a card-on-file reference. */
+  cardOnFileSupport?: boolean;
+  /** The merchant's connectors, in the order to try them; absent: every configured connector's first. */
+  connectors?: readonly string[];
+};
+
+/** A schedule attached to a payment that starts (or continues) a chain. */
+export interface ScheduleRequest {
+  scheduleId: string;
+  rule: ScheduleRule;
+  /** `schedule_start_date`: overrides the schedule's first-payment delay. */
+  startDate?: string;
+  /** `payment_schedule_amount`, when sent. */
+  amount?: { minor: number; text: string };
+}
+
+/** A merchant-initiated charge of a chain (RECURRING_SALE, RECURRING_DEBIT, Checkout recurring). */
+export interface RecurringRequest {
+  merchantId: string;
+  channel: PaymentChannel;
+  kind: 'sale' | 'debit';
+  orderId: string;
+  orderDescription: string;
+  amount: number;
+  amountText: string;
+  customData: Record<string, unknown> | null;
+  correlationId: string;
+  /** Checkout recurring with `schedule_id`: the schedule starts from this payment. */
+  schedule?: ScheduleRequest;
+}
+
+/** What a chain's later charges inherit from its initial payment. */
+export type RecurringChain = ExistingPayment & { recurring: RecurringLink; recurringToken: string };
+
+/** An automatic payment of a schedule, claimed on the chain stream by the scheduler. */
+export interface ScheduledPaymentRequest {
+  paymentId: string;
+  /** The chain's initial payment. */
+  chain: RecurringChain;
+  kind: 'sale' | 'debit';
+  orderId: string;
+  orderDescription: string;
+  amount: number;
+  amountText: string;
+  scheduleId: string;
+  sequence: number;
+  dueDate: string;
+  notificationUrl: string | null;
+  correlationId: string;
+}
+
+export interface SaleResult {
+  payment: ExistingPayment;
+  /** True when this request repeated an order id within the duplicate window. */
+  replayed: boolean;
+}
+
+/** What start-payment takes beyond a merchant's SALE: the chain context of a recurring charge. */
+export type InternalSale = SaleRequest & {
+  channel?: PaymentChannel;
+  cardSource?: CardSource;
+  payerPresent?: boolean;
+  link?: RecurringLink;
+  /** The chain's initial payment, for recurring and scheduled charges. */
+  chain?: RecurringChain;
+};
