@@ -258,6 +258,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     checkpoint: workerCheckpoint(readDb, 'notifier'),
     sender: callbackSender,
     clock,
+    signingClock: sandboxClock.real,
     logger,
     settings: config.callbacks,
   });
@@ -309,7 +310,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerHostedRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl }),
-      (router) => registerHealthRoute(router, { store, readModels }),
+      (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
   });
