@@ -48,7 +48,10 @@ import { registerCheckoutApiRoutes } from './api/checkout/routes';
 import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
 import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';
 import { CheckoutService } from './application/checkout/checkout-service';
-import { PendingCardData } from './application/checkout/pending-card-data';
+import { PENDING_CARD_TTL_MS, sweepPendingCardsPeriodically } from './application/checkout/pending-card-data';
+import type { PendingCardData } from './application/ports/pending-card-data';
+import { PostgresPendingCardData } from './adapters/vault/postgres-pending-card-data';
+import { SqlitePendingCardData } from './adapters/vault/sqlite-pending-card-data';
 import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
 import { PaymentService } from './application/payments';
@@ -156,13 +159,17 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
+  // So must hosted-fields card data: the card frame and the merchant may reach different processes.
   let vault: CardVault & UnownedCardTokens;
+  let pendingCards: PendingCardData;
+  const pendingCardOptions = { vaultKey: key, ttlMs: PENDING_CARD_TTL_MS, now: () => clock.now().getTime() };
   let closeVault: () => Promise<void>;
   if (config.databaseUrl && config.eventStore !== 'sqlite') {
     const pool = surviveConnectionLoss(new Pool({ connectionString: config.databaseUrl, max: 4 }), (error) =>
       logger.warn('card vault lost a database connection, it reconnects', { error: error.message }),
     );
     vault = await PostgresCardVault.create(pool, key);
+    pendingCards = await PostgresPendingCardData.create(pool, pendingCardOptions);
     closeVault = () => pool.end();
   } else {
     const vaultDb = new Database(path.join(config.dataDir, 'vault.db'));
@@ -170,8 +177,12 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     vaultDb.pragma('synchronous = FULL');
     vaultDb.pragma('busy_timeout = 5000');
     vault = new EncryptedCardVault({ db: vaultDb, key });
+    pendingCards = new SqlitePendingCardData(vaultDb, pendingCardOptions);
     closeVault = async () => void vaultDb.close();
   }
+  const pendingCardSweep = sweepPendingCardsPeriodically(pendingCards, {
+    onError: (error) => logger.warn('could not delete expired hosted-fields card data, will try again', { error: String(error) }),
+  });
   await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
@@ -227,7 +238,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     baseUrl: config.publicBaseUrl,
     // Derived like the sandbox secret, so every API process verifies every other's tokens.
     tokenSecret: createHmac('sha256', key).update('hosted-fields-tokens').digest(),
-    pendingCards: new PendingCardData({ ttlMs: 15 * 60_000, now: () => clock.now().getTime() }),
+    pendingCards,
     schedules,
   });
 
@@ -253,6 +264,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     checkpoint: workerCheckpoint(readDb, 'notifier'),
     sender: callbackSender,
     clock,
+    signingClock: sandboxClock.real,
     logger,
     settings: config.callbacks,
   });
@@ -310,7 +322,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
         }
       },
-      (router) => registerHealthRoute(router, { store, readModels }),
+      (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
   });
@@ -341,6 +353,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       await projector?.stop();
       await store.close();
       await readDb.destroy();
+      await pendingCardSweep.stop();
       await closeVault();
     },
   };

@@ -3,6 +3,8 @@ import { runGateway, type Role } from './server';
 import { createFilesOwnerOnly } from './adapters/files/private-data-dir';
 import { BrokenLogError } from './application/audit/start-check';
 import { describeBroken } from './application/audit/verifier';
+import { SandboxClock } from './application/clock/sandbox-clock';
+import { formatClockOffset } from './domain/clock/sandbox-clock-events';
 
 /** Exit code of a start refused because the event log failed verification. */
 export const EXIT_BROKEN_LOG = 3;
@@ -48,6 +50,14 @@ export async function main(role: Role = 'all'): Promise<void> {
     running.server ? `  listening on ${running.baseUrl}  (S2S CARD: POST ${running.baseUrl}/post)` : '  no HTTP listener in this role',
     `  data directory: ${config.dataDir}`,
   ];
+  const clock = running.gateway.clock;
+  if (clock instanceof SandboxClock) {
+    lines.push(
+      clock.offsetMs > 0
+        ? `  sandbox clock: +${formatClockOffset(clock.offsetMs)} ahead of real time (npm run gateway -- clock reset)`
+        : '  sandbox clock: real time (npm run gateway -- clock advance 30d moves it)',
+    );
+  }
   if (!running.logCheck.ok) {
     lines.push(`  WARNING: started with --allow-broken-log on an event log that failed verification: ${describeBroken(running.logCheck.broken!)}`);
   }

@@ -12,6 +12,11 @@ describe('npm run gateway -- clock, as a process', function () {
   this.timeout(120_000);
   const cli = cliWithDataDir('gw-clock-');
 
+  before(() => {
+    const created = cli('merchant', 'create', '--name', 'Clock shop');
+    expect(created.code, created.stderr).to.equal(0);
+  });
+
   it('shows the gateway time, moves it forward by a duration and keeps the move for the next process', () => {
     const before = cli('clock', 'show', '--json');
     expect(before.code, before.stderr).to.equal(0);
@@ -25,19 +30,32 @@ describe('npm run gateway -- clock, as a process', function () {
     expect(JSON.parse(after.stdout).offset_ms).to.be.within(2 * 86_400_000 - 60_000, 2 * 86_400_000 + 60_000);
   });
 
-  it('refuses a duration it cannot read with usage and exit 2', () => {
-    const r = cli('clock', 'advance', 'soon');
-    expect(r.code).to.equal(2);
-    expect(r.stderr).to.match(/usage: clock show \| clock advance/);
+  it('resets the clock to real time, for this process and the next', () => {
+    expect(cli('clock', 'advance', '3d').code).to.equal(0);
+
+    const reset = cli('clock', 'reset');
+
+    expect(reset.code, reset.stderr).to.equal(0);
+    expect(reset.stdout).to.match(/Gateway time reset to real time \(\S+\); it was \d+d \d+h \d+m ahead\./);
+    expect(Math.abs(JSON.parse(cli('clock', 'show', '--json').stdout).offset_ms)).to.be.lessThan(60_000);
   });
 
-  it('refuses in production with exit 1', () => {
+  it('refuses a duration it cannot read with the usage of advance and exit 2', () => {
+    const r = cli('clock', 'advance', 'soon');
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/Not a duration: "soon"/);
+    expect(r.stderr).to.match(/usage: npm run gateway -- clock advance <duration>/);
+  });
+
+  it('refuses in production with exit 1, advance and reset alike', () => {
     const previous = process.env.GATEWAY_ENV;
     process.env.GATEWAY_ENV = 'production';
     try {
-      const r = cli('clock', 'advance', '1d');
-      expect(r.code).to.equal(1);
-      expect(r.stderr).to.match(/sandbox only/);
+      for (const args of [['advance', '1d'], ['reset']]) {
+        const r = cli('clock', ...args);
+        expect(r.code, args.join(' ')).to.equal(1);
+        expect(r.stderr).to.match(/sandbox only/);
+      }
     } finally {
       if (previous === undefined) delete process.env.GATEWAY_ENV;
       else process.env.GATEWAY_ENV = previous;

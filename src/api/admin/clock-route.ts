@@ -2,6 +2,7 @@
  * The sandbox test clock over the admin API:
  *   GET  /admin/clock                  the gateway's now and how far it runs ahead of real time
  *   POST /admin/clock/advance {"by":"30d"}  moves it forward, the scheduler catching up in order
+ *   POST /admin/clock/reset            puts it back on real time
  * Production answers 403: its clock is real time only.
  */
 import type Router from '@koa/router';
@@ -44,5 +45,10 @@ export function registerClockAdminRoutes(router: Router, deps: ClockAdminDeps): 
       dates_skipped: moved.skipped,
       chains_ended: moved.ended,
     };
+  });
+  router.post('/clock/reset', async (ctx) => {
+    if (!deps.control.available) throw unavailable();
+    const reset = await deps.control.reset();
+    ctx.body = { result: 'SUCCESS', from: reset.from, now: reset.to, offset_ms: deps.clock.offsetMs, previous_offset_ms: reset.previousOffsetMs };
   });
 }

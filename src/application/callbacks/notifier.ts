@@ -69,6 +69,11 @@ export interface NotifierDeps {
   checkpoint: NotifierCheckpoint;
   sender: CallbackSender;
   clock: Clock;
+  /**
+   * Real time, for the X-Signature `t` a merchant checks against its own clock; the sandbox's
+   * movable `clock` dates business events only. Default `clock`.
+   */
+  signingClock?: Clock;
   logger: Logger;
   settings: NotifierSettings;
   /** Default DEFAULT_RETRY_BACKOFF. */
@@ -477,7 +482,7 @@ export class Notifier {
       const lookup = await this.retrying('merchant lookup', () => this.merchant(delivery.merchantId), until);
       if (!lookup.ok) return;
       const merchant = lookup.value;
-      const nowSeconds = Math.floor(this.deps.clock.now().getTime() / 1000);
+      const nowSeconds = Math.floor((this.deps.signingClock ?? this.deps.clock).now().getTime() / 1000);
       const response = merchant
         ? await this.deps.sender.send({
             url: delivery.url,

@@ -2,13 +2,15 @@
  * Moves the sandbox test clock forward and lets the scheduler catch up in order: the clock stops
  * at each date some chain falls due within the move, the scheduler makes what is due, and only
  * then does the clock go on. So every automatic payment is made at its own due date, in order,
- * as if the time had really passed. Production refuses it.
+ * as if the time had really passed. `reset` puts it back on real time. Production refuses both.
  */
 import { DomainError } from '../../domain/errors';
 import {
   SANDBOX_CLOCK_EVENT_SCHEMA_VERSION,
   SANDBOX_CLOCK_STREAM,
+  readSandboxClock,
   type SandboxClockAdvanced,
+  type SandboxClockReset,
 } from '../../domain/clock/sandbox-clock-events';
 import { dueInstant } from '../../domain/schedule/chain-decide';
 import { toNewEvent } from '../command-handler';
@@ -38,6 +40,13 @@ export interface ClockAdvance extends SchedulerRun {
   stops: number;
 }
 
+export interface ClockReset {
+  from: string;
+  to: string;
+  /** How far ahead of real time the clock was. */
+  previousOffsetMs: number;
+}
+
 export class TestClockUnavailableError extends DomainError {}
 
 export class TestClockControl {
@@ -57,8 +66,7 @@ export class TestClockControl {
     const version = await this.options.store.streamVersion(SANDBOX_CLOCK_STREAM);
     if (version === null || version === this.followed) return;
     const events = await this.options.store.readStream(SANDBOX_CLOCK_STREAM);
-    const last = events[events.length - 1];
-    if (last) this.options.clock.moveTo(Number((last.data as SandboxClockAdvanced['data']).offsetMs));
+    this.options.clock.follow(readSandboxClock(events));
     this.followed = version;
   }
 
@@ -77,18 +85,47 @@ export class TestClockControl {
   }
 
   async advance(byMs: number): Promise<ClockAdvance> {
+    return this.exclusive(() => this.advanceNow(byMs));
+  }
+
+  /**
+   * Puts the clock back on real time. Payments made at the moved dates keep their dates; a chain
+   * pays its next date when real time reaches it, and a due date already claimed is never charged
+   * again (claims are per due date).
+   */
+  async reset(): Promise<ClockReset> {
+    return this.exclusive(async () => {
+      const { clock, store } = this.options;
+      await this.sync();
+      const from = clock.now().toISOString();
+      const previousOffsetMs = clock.offsetMs;
+      const event: SandboxClockReset = {
+        type: 'SandboxClockReset',
+        data: { previousOffsetMs, at: this.realNow().toISOString() },
+      };
+      await store.append(SANDBOX_CLOCK_STREAM, [toNewEvent(event, SANDBOX_CLOCK_EVENT_SCHEMA_VERSION, {})], ANY);
+      await this.sync();
+      return { from, to: clock.now().toISOString(), previousOffsetMs };
+    });
+  }
+
+  /** One move at a time: two overlapping moves would interleave their stops. */
+  private async exclusive<T>(move: () => Promise<T>): Promise<T> {
     if (!this.available) {
       throw new TestClockUnavailableError('test_clock_unavailable', 'The test clock exists in the sandbox only.');
     }
-    // One move at a time: two overlapping moves would interleave their stops.
     while (this.advancing) await this.advancing.catch(() => undefined);
-    const run = this.advanceNow(byMs);
+    const run = move();
     this.advancing = run;
     try {
       return await run;
     } finally {
       this.advancing = null;
     }
+  }
+
+  private realNow(): Date {
+    return this.options.realNow?.() ?? this.options.clock.real.now();
   }
 
   private async advanceNow(byMs: number): Promise<ClockAdvance> {
@@ -126,7 +163,7 @@ export class TestClockControl {
     clock.moveTo(Math.ceil(offsetMs));
     const event: SandboxClockAdvanced = {
       type: 'SandboxClockAdvanced',
-      data: { offsetMs: clock.offsetMs, to: clock.now().toISOString(), at: (this.options.realNow?.() ?? new Date()).toISOString() },
+      data: { offsetMs: clock.offsetMs, to: clock.now().toISOString(), at: this.realNow().toISOString() },
     };
     const written = await store.append(SANDBOX_CLOCK_STREAM, [toNewEvent(event, SANDBOX_CLOCK_EVENT_SCHEMA_VERSION, {})], ANY);
     this.followed = written.nextExpectedVersion;
