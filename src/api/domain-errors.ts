@@ -31,6 +31,8 @@ export function throwApiError(error: unknown, overrides: Partial<Record<DomainEr
         throw new ApiError(400, 100000, 'Incorrect transaction');
       case 'no_capable_connector':
         throw errors.actionNotSupported();
+      case 'refund_via_api_not_supported':
+        throw new ApiError(400, 210002, error.message);
       default:
         break;
     }

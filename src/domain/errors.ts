@@ -30,6 +30,8 @@ export type DomainErrorCode =
   | 'test_clock_unavailable'
   /** None of the merchant's connectors can take the payment (method, currency, DMS, zero amount, ...). */
   | 'no_capable_connector'
+  /** The payment's connector takes refunds in its own portal only. */
+  | 'refund_via_api_not_supported'
   /** The payer's return from a connector's page did not verify: forged, altered or of another payment. */
   | 'payer_return_invalid';
 

@@ -222,12 +222,14 @@ forEachStore('S2S CARD SALE', (h) => {
       return h().request(body.redirect_url as string);
     }
 
+    /** Submits the page's form as a browser would: its hidden fields and the button pressed. */
     function continueFrom(page: HttpResult, decision: 'continue' | 'cancel') {
+      const unescape = (text: string) => text.replace(/&amp;/g, '&');
       const action = /<form method="post" action="([^"]+)"/.exec(page.text)?.[1];
-      const sig = /name="sig" value="([^"]+)"/.exec(page.text)?.[1];
+      const hidden = Object.fromEntries([...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], unescape(m[2])]));
       expect(action, 'form action').to.be.a('string');
-      expect(sig, 'sig').to.be.a('string');
-      return h().postForm(action!.replace(/&amp;/g, '&'), { sig, decision });
+      expect(hidden.sig, 'sig').to.be.a('string');
+      return h().postForm(unescape(action!), { ...hidden, decision });
     }
 
     it('12/2038 answers REDIRECT/REDIRECT; the page continues to SETTLED', async () => {

@@ -198,9 +198,9 @@ forEachStore('Scheduled chains walked through by the sandbox test clock', (h, ki
       // Time passes for both processes alike (their shared base clock), and neither has run yet.
       (main.clock as TestClock).advance(DAY + 3_600_000);
       const runs = await Promise.all([main.gateway.scheduler.runDue(), peer.gateway.scheduler.runDue()]);
+      // Which scheduler wins which chain depends on timing (on a loaded machine one may win them all);
+      // what must hold whatever the timing is that every date is charged once in all.
       expect(runs[0].charged + runs[1].charged).to.equal(20);
-      expect(runs[0].charged, 'both schedulers took part').to.be.greaterThan(0);
-      expect(runs[1].charged, 'both schedulers took part').to.be.greaterThan(0);
       for (const chain of chains) {
         const payments = await scheduledPayments(main.gateway, chain.chainId);
         expect(payments.map((p) => p.recurring!.sequence)).to.deep.equal([1]);

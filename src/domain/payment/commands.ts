@@ -64,15 +64,19 @@ export interface RecordVoid {
   data: { operationId: string; result: FollowUpResult; now: string };
 }
 
+/**
+ * `refundsViaApi`: whether the payment's connector takes refunds through its API (a capability);
+ * absent means it does.
+ */
 export interface RequestCreditVoid {
   type: 'RequestCreditVoid';
-  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; now: string };
+  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; refundsViaApi?: boolean; now: string };
 }
 
 /** Checkout refund: only of settled money, never a hold release. Recorded as a refund CreditVoidRequested. */
 export interface RequestRefund {
   type: 'RequestRefund';
-  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; now: string };
+  data: { operationId: string; amount: number; amountText: string; refundsEnabled: boolean; refundsViaApi?: boolean; now: string };
 }
 
 export interface RecordCreditVoid {

@@ -146,6 +146,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       } else if (s.phase === 'settled' && refundsEnabled && s.kind !== 'credit') {
         kind = 'refund';
         available = s.settledAmount - s.refundedAmount;
+        refuseRefundOutsideApi(command.data.refundsViaApi);
       } else {
         throw new DomainError('refund_not_allowed', 'Refund is not allowed');
       }
@@ -172,6 +173,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       if (s.phase !== 'settled' || !refundsEnabled || s.kind === 'credit') {
         throw new DomainError('refund_not_allowed', 'Refund is not allowed');
       }
+      refuseRefundOutsideApi(command.data.refundsViaApi);
       refuseWhileBusy(s);
       if (amount <= 0) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
       if (amount > s.settledAmount - s.refundedAmount) {
@@ -300,6 +302,13 @@ function authorizationEvents(
       const unreachable: never = result;
       return unreachable;
     }
+  }
+}
+
+/** Some acquirers take refunds in their own portal only: the gateway cannot ask them. */
+function refuseRefundOutsideApi(refundsViaApi: boolean | undefined): void {
+  if (refundsViaApi === false) {
+    throw new DomainError('refund_via_api_not_supported', 'Refund via API is not supported. Only from the connector admin portal.');
   }
 }
 

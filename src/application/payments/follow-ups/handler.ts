@@ -19,11 +19,23 @@ type Result = HandleResult<PaymentState, PaymentEvent>;
 type Money = { minor: number; text: string };
 
 /** A command of the merchant on its own payment; another merchant's payment is indistinguishable from a missing one. */
-async function command(deps: PaymentDeps, merchantId: string, paymentId: string, correlationId: string, cmd: PaymentCommand, known?: Result): Promise<Result> {
+async function command(
+  deps: PaymentDeps,
+  merchantId: string,
+  paymentId: string,
+  correlationId: string,
+  cmd: PaymentCommand | ((state: PaymentState) => PaymentCommand),
+  known?: Result,
+): Promise<Result> {
   const stream = paymentStream(deps.store);
   const loaded = known ? { state: known.state, version: known.version } : await stream.load(paymentId);
   if (!loaded.state.exists || loaded.state.merchantId !== merchantId) throw new DomainError('payment_not_found', 'Payment not found.');
   return stream.handle(paymentId, cmd, { correlationId, causationId: correlationId }, loaded);
+}
+
+/** Whether the connector holding the payment takes refunds through its API (a capability, checked before it is asked). */
+function refundsViaApiOf(deps: PaymentDeps, state: PaymentState): boolean {
+  return !state.exists || (deps.connectors.get(connectorOf(state))?.capabilities.refundsViaApi ?? true);
 }
 
 /** What the connector is told about the pending operation of `s`. */
@@ -68,8 +80,10 @@ export async function creditVoid(
   { refundOnly = false }: { refundOnly?: boolean } = {},
 ) {
   const operationId = randomUUID();
-  const data = { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, now: now(deps) };
-  const requested = await command(deps, merchantId, paymentId, correlationId, refundOnly ? { type: 'RequestRefund', data } : { type: 'RequestCreditVoid', data });
+  const requested = await command(deps, merchantId, paymentId, correlationId, (state) => {
+    const data = { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, refundsViaApi: refundsViaApiOf(deps, state), now: now(deps) };
+    return refundOnly ? { type: 'RequestRefund', data } : { type: 'RequestCreditVoid', data };
+  });
   const s = existing(requested.state);
   const op = s.pendingOperation!;
   const request = followUpOf(s, operationId);
