@@ -18,6 +18,7 @@ import {
 } from '../projections';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
+import { SandboxBConnector } from './adapters/connectors/sandbox-b';
 import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
@@ -187,15 +188,25 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
   const connectors = connectorRegistry(
-    options.connectors ?? [
-      new SandboxConnector({
-        secret: sandboxSecret,
-        simulatorBaseUrl: config.publicBaseUrl,
-        descriptor: config.sandboxDescriptor,
-        latencyMs: config.sandboxLatencyMs,
-        now: () => clock.now(),
+    options.connectors ??
+      config.connectors.map((name): Connector => {
+        switch (name) {
+          case 'sandbox':
+            return new SandboxConnector({
+              secret: sandboxSecret,
+              simulatorBaseUrl: config.publicBaseUrl,
+              descriptor: config.sandboxDescriptor,
+              latencyMs: config.sandboxLatencyMs,
+              now: () => clock.now(),
+            });
+          case 'sandbox-b':
+            return new SandboxBConnector({ now: () => clock.now() });
+          default: {
+            const unknown: never = name;
+            return unknown;
+          }
+        }
       }),
-    ],
   );
 
   const notificationUrls = new NotificationUrlCheck({
@@ -212,6 +223,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     clock,
     environment: config.environment,
     notificationUrls,
+    connectorNames: connectors.all().map((c) => c.name),
   });
   const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl });
   const schedules = new ScheduleService({ store, clock, chains: readModels });

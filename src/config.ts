@@ -42,11 +42,26 @@ export interface GatewayConfig {
   };
   /** Bearer token of the `/admin` API; null derives one from the vault key. */
   adminToken: string | null;
+  /** The connectors this deployment has (CONNECTORS), by name; merchants route to some of them. */
+  connectors: ConnectorName[];
   /** Limits on failed authentication (docs/api-notes.md, Rate limits on failed authentication). */
   authFailures: AuthThrottleSettings;
 }
 
 export class ConfigError extends Error {}
+
+/** The connectors this release ships. */
+export const CONNECTOR_NAMES = ['sandbox', 'sandbox-b'] as const;
+export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
+
+function connectorsFrom(value: string | undefined): ConnectorName[] {
+  if (value === undefined || value.trim() === '') return [...CONNECTOR_NAMES];
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new ConfigError('CONNECTORS must name at least one connector');
+  for (const name of names) oneOf('CONNECTORS', name, CONNECTOR_NAMES);
+  if (new Set(names).size !== names.length) throw new ConfigError('CONNECTORS names a connector twice');
+  return names as ConnectorName[];
+}
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
@@ -88,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '60', 0, 86400),
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS || '1000', 50, 3_600_000),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),
+    connectors: connectorsFrom(env.CONNECTORS),
     callbacks: callbackSettings(env),
     authFailures: authFailureSettings(env),
   };

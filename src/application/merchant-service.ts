@@ -2,6 +2,7 @@
  * Merchant onboarding and settings, event-sourced like payments. Credentials are generated here
  * and shown once; the password is kept encrypted because requests are signed with it.
  */
+import { merchantConnectors } from '../domain/merchant/connectors';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError } from '../domain/errors';
 import type { LinkTarget } from '../domain/checkout/session-events';
@@ -31,6 +32,8 @@ export interface MerchantCredentials {
   return_params: string[];
   override_link_target: LinkTarget | null;
   card_on_file_support: boolean;
+  /** Connectors in routing order. */
+  connectors: readonly string[];
 }
 
 /** A merchant with its password decrypted, for request authentication only. */
@@ -50,6 +53,23 @@ export interface RegisterMerchantInput {
   overrideLinkTarget?: LinkTarget | null;
   /** card_on_file_support; default off. */
   cardOnFileSupport?: boolean;
+  /** Connectors in routing order; default the sandbox. Each must be one the deployment has. */
+  connectors?: string[];
+}
+
+/** A merchant's connectors name one the deployment does not have, or none at all. */
+export class UnknownConnectorError extends Error {
+  constructor(
+    readonly names: readonly string[],
+    readonly configured: readonly string[],
+  ) {
+    super(
+      names.length === 0
+        ? 'A merchant needs at least one connector.'
+        : `Unknown connector ${names.join(', ')} (this deployment has ${configured.join(', ')}).`,
+    );
+    this.name = 'UnknownConnectorError';
+  }
 }
 
 /** Where a merchant's default notification URL may point, decided where every caller passes. */
@@ -85,8 +105,18 @@ export class MerchantService {
       environment: Environment;
       /** Without it every URL is accepted (tests that build the service alone). */
       notificationUrls?: NotificationUrlRule;
+      /** The deployment's connectors; without it any name is accepted. */
+      connectorNames?: readonly string[];
     },
   ) {}
+
+  /** Every connector a merchant routes to must be one this deployment has, and there must be one. */
+  private checkConnectors(connectors: readonly string[] | undefined): void {
+    if (connectors === undefined) return;
+    const configured = this.deps.connectorNames;
+    const unknown = configured ? connectors.filter((name) => !configured.includes(name)) : [];
+    if (connectors.length === 0 || unknown.length > 0) throw new UnknownConnectorError(unknown, configured ?? []);
+  }
 
   /** Refuses a default URL callbacks may not go to; URLs stored before the rule are the sender's to refuse. */
   private async checkNotificationUrl(url: string | null | undefined): Promise<void> {
@@ -97,6 +127,7 @@ export class MerchantService {
 
   async register(input: RegisterMerchantInput): Promise<MerchantCredentials> {
     await this.checkNotificationUrl(input.notificationUrl);
+    this.checkConnectors(input.connectors);
     const merchantId = randomUUID();
     const prefix = KEY_PREFIX[this.deps.environment];
     const clientKey = `${prefix}ck_${randomBytes(16).toString('hex')}`;
@@ -112,6 +143,7 @@ export class MerchantService {
       // Recorded only when set, so registrations without it keep their earlier shape.
       ...(input.overrideLinkTarget ? { overrideLinkTarget: input.overrideLinkTarget } : {}),
       ...(input.cardOnFileSupport ? { cardOnFileSupport: true } : {}),
+      ...(input.connectors ? { connectors: [...input.connectors] } : {}),
     };
     const mapping: ProtocolMapping = settings.protocolMapping ?? noProtocolMapping();
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
@@ -141,11 +173,13 @@ export class MerchantService {
       return_params: mapping.returnParameters,
       override_link_target: settings.overrideLinkTarget ?? null,
       card_on_file_support: settings.cardOnFileSupport === true,
+      connectors: merchantConnectors(settings),
     };
   }
 
   async update(merchantId: string, changes: Partial<MerchantSettings>): Promise<void> {
     await this.checkNotificationUrl(changes.notificationUrl);
+    this.checkConnectors(changes.connectors);
     // Canonical order, so re-sending the same switches records no change.
     if (changes.protocolMapping) changes = { ...changes, protocolMapping: protocolMapping(changes.protocolMapping) };
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {

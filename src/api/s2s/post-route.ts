@@ -3,6 +3,7 @@
  * refusal: action allowlist, key environment, merchant, IP allowlist, field validation, hash, then
  * business rules and existence (validation always before existence, spec Errors rule 2).
  */
+import { merchantConnectors } from '../../domain/merchant/connectors';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { parseExpiry, validatePan } from '../../domain/card';
@@ -256,6 +257,7 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
       correlationId: requestId,
       ...(schedule ? { schedule } : {}),
       cardOnFileSupport: merchant.cardOnFileSupport === true,
+      connectors: merchantConnectors(merchant),
       // Only a stored card can be charged without the payer; a card number means the payer gave it.
       ...(card.kind === 'token' && form.payer_present === 'N' ? { payerPresent: false } : {}),
     });

@@ -4,6 +4,7 @@
  * PaymentService with the session's record of the attempt as its claim, so a double submit can
  * never reach the acquirer twice.
  */
+import { merchantConnectors } from '../../domain/merchant/connectors';
 import { randomUUID } from 'node:crypto';
 import { detectBrand, parseExpiry, validateCvv, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
@@ -408,6 +409,7 @@ export class CheckoutService {
           recurringInit: session.recurringInit,
           ...(schedule ? { schedule } : {}),
           cardOnFileSupport: merchant.cardOnFileSupport === true,
+          connectors: merchantConnectors(merchant),
           // Debit callbacks always carry card_token (spec Events item 4).
           storeCard: card.kind === 'number' && (kind === 'debit' || session.reqToken || session.recurringInit),
           correlationId,

@@ -19,6 +19,8 @@ export interface MerchantRecord {
   overrideLinkTarget?: LinkTarget | null;
   /** card_on_file_support; absent means off. */
   cardOnFileSupport?: boolean;
+  /** The merchant's connectors in routing order; absent means the sandbox. */
+  connectors?: string[];
   registeredAt: string;
   updatedAt: string;
 }

@@ -33,6 +33,11 @@ export interface MerchantSettings {
    * hand it out as the chain's `recurring_token`. Absent in events recorded before it existed: off.
    */
   cardOnFileSupport?: boolean;
+  /**
+   * The merchant's connectors, in the order a payment tries them (smart routing, cascading after a
+   * soft decline). Absent in events recorded before it existed: the sandbox, the only connector then.
+   */
+  connectors?: string[];
 }
 
 export interface MerchantRegistered {
