@@ -2,7 +2,7 @@
  * `ledger balances [--merchant ID] [--currency C] [--as-of ISO] [--json]`: the ledger's balance per
  * merchant, currency and account, from postings dated at or before `--as-of` (default: all).
  */
-import { ledgerBalances } from '../../projections/ledger-queries';
+import { ledgerBalances } from '../../projections/ledger/queries';
 import { balanceView, parseAsOf } from '../domain/ledger/balance-report';
 import { isCurrency } from '../domain/money';
 import { UsageError, flag, print, withGateway, type Parsed } from './args';

@@ -12,8 +12,10 @@ import type { PaymentInitiated } from '../../src/domain/payment/events';
 import { CHAIN_EVENT_SCHEMA_VERSION, chainStreamId, type ChainEndReason, type ChainEvent } from '../../src/domain/schedule/chain-events';
 import type { ScheduleRule } from '../../src/domain/schedule/due-dates';
 import { SCHEDULE_EVENT_SCHEMA_VERSION, scheduleStreamId, type ScheduleChanges, type ScheduleEvent } from '../../src/domain/schedule/schedule-events';
-import { DUE_NOW, schedulesProjection } from '../../projections/schedules-projection';
-import type { ScheduledChainsTable, SchedulesTable } from '../../projections/schedules-schema';
+import { schedulesProjection } from '../../projections/schedules/module';
+import { DUE_NOW } from '../../projections/schedules/projection';
+import { scoped } from '../../projections/database-schema';
+import type { ScheduledChainsTable, SchedulesTable } from '../../projections/schedules/tables';
 import { appendPaymentEvents, paymentInitiated } from '../support/payment-fixtures';
 import { forEachDialect } from './harness';
 
@@ -408,7 +410,7 @@ forEachDialect('schedules read models', (fixture) => {
       await db.deleteFrom('scheduled_chains').execute();
       await db.deleteFrom('schedules').execute();
       const projection = schedulesProjection();
-      for (const batch of batches) await db.transaction().execute((trx) => projection.apply(trx, batch));
+      for (const batch of batches) await db.transaction().execute((trx) => projection.apply(scoped(trx), batch));
       return rows();
     }
 
