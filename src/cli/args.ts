@@ -2,7 +2,7 @@
  * What every CLI command shares: argument parsing, usage errors, output, and a gateway built for
  * one command (it projects what it needs itself, so it works whether or not a server is running).
  */
-import { buildGateway, type Gateway } from '../composition';
+import type { Gateway } from '../composition';
 import { loadConfig, type GatewayConfig } from '../config';
 import { missingGatewayData } from './data-dir-check';
 
@@ -66,6 +66,8 @@ export async function withGateway<T>(
   const config = { ...loadConfig(), logLevel: 'error' as const };
   if (!options.mayCreate) requireGatewayData(config);
   const project = options.project ?? true;
+  // Loaded when a command needs it, not before: commands like `sign` and `--help` start at once.
+  const { buildGateway } = await import('../composition');
   const gateway = await buildGateway(config, { withProjector: project });
   try {
     if (project) await gateway.projector!.catchUp();

@@ -7,12 +7,10 @@
  *
  * Both open the store as written, without a gateway: no read models, no vault key needed.
  */
-import { createEventStore } from '../adapters/event-store/create-event-store';
 import { CheckpointRecorder } from '../application/audit/checkpoint-recorder';
 import { type AuditReport, describeBroken, verifyEventLog } from '../application/audit/verifier';
 import { systemClock } from '../application/ports/clock';
 import type { EventStore } from '../application/ports/event-store';
-import { eventStoreTarget } from '../composition';
 import { loadConfig, type GatewayConfig } from '../config';
 import { print, requireGatewayData, type Parsed } from './args';
 import { usageError, type CommandHelp } from './help';
@@ -61,6 +59,11 @@ export async function auditCommand(p: Parsed): Promise<number> {
 
 async function withRawStore<T>(config: GatewayConfig, fn: (store: EventStore) => Promise<T>): Promise<T> {
   requireGatewayData(config);
+  // Loaded here, not with the CLI: every other command starts without the event-store drivers.
+  const [{ createEventStore }, { eventStoreTarget }] = await Promise.all([
+    import('../adapters/event-store/create-event-store'),
+    import('../composition'),
+  ]);
   const store = await createEventStore(eventStoreTarget(config));
   try {
     return await fn(store);

@@ -18,7 +18,6 @@ import { signCommand, signHelp } from './sign-command';
 import { merchantHelp } from './merchant-help';
 import { commandList, helpRequested, helpText, usageError, type CommandHelp } from './help';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
-import { main } from '../main';
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
 import { NotificationUrlRefusedError } from '../application/merchant-service';
@@ -319,9 +318,12 @@ export async function run(argv: string[]): Promise<number> {
         return await clockCommand(p);
       case 'chain':
         return await chainCommand(p);
-      default:
+      default: {
+        // Loaded for the roles only: the other commands need none of the server.
+        const { main } = await import('../main');
         await main(command as Role);
         return -1; // keeps running
+      }
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
