@@ -9,7 +9,7 @@
  * The composition root (src/composition.ts) is the one place that connects ports to adapters and
  * projections; the workers, the CLI and the server are outer code like it.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 
@@ -58,6 +58,33 @@ function importsOf(dir: string): Edge[] {
 }
 
 const under = (prefix: string) => (p: string) => p === prefix || p.startsWith(`${prefix}/`);
+
+/** The file an import of `to` (a path without extension) loads. */
+const fileOf = (to: string): string => (existsSync(path.join(ROOT, `${to}.ts`)) ? `${to}.ts` : `${to}/index.ts`);
+
+/** Import cycles among the files of `dir`, each as the files around it. */
+function cyclesIn(dir: string): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const { from, to } of importsOf(dir)) {
+    if (!under(dir)(to)) continue;
+    edges.set(from, [...(edges.get(from) ?? []), fileOf(to)]);
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    trail.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    trail.pop();
+    state.set(file, 'done');
+  };
+  for (const file of sourceFiles(dir)) if (!state.has(file)) visit(file);
+  return cycles;
+}
 
 /**
  * Imports that break a rule for a stated reason, each to be removed with its reason. Listed by
@@ -127,6 +154,10 @@ describe('layers', function () {
   it('Given projections, then they import only the domain, the application ports and each other', function () {
     const permitted = ['projections', 'src/domain', 'src/application/ports'];
     expect(violations('projections', (to) => !permitted.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
+  });
+
+  it('Given projections, then no file imports itself back through others (type imports included)', function () {
+    expect(cyclesIn('projections').map((cycle) => cycle.join(' -> '))).to.deep.equal([]);
   });
 
   it('Given the stated exceptions, then each one still exists (a removed import takes its exception with it)', function () {
