@@ -8,33 +8,56 @@
  * SQLite connection keeps the prepared statement for its text. Semantics are the builder's: a row
  * holding anything but plain values (undefined, an expression) goes through the builder itself.
  */
-import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
-import { chunked, rowsPerStatement, takeExcluded } from './database';
-import type { ReadModelDatabase } from './schema';
+import { CompiledQuery, type Insertable, type RawBuilder, type Transaction, sql } from 'kysely';
 
-type Table = keyof ReadModelDatabase & string;
+/**
+ * Bound parameters per statement. SQLite as bundled allows 32766 and PostgreSQL 65535; staying
+ * under both keeps one code path for multi-row upserts.
+ */
+export const MAX_PARAMETERS_PER_STATEMENT = 30_000;
 
-export interface UpsertSpec<T extends Table> {
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** Rows of `columnCount` parameters that fit into one statement. */
+export const rowsPerStatement = (columnCount: number): number =>
+  Math.max(1, Math.floor(MAX_PARAMETERS_PER_STATEMENT / columnCount));
+
+/**
+ * `set col = excluded.col` for each column: the upsert's update half, identical on both dialects.
+ * Typed `never` so it fits any column: the value is the row's own proposed value.
+ */
+export function takeExcluded<C extends string>(columns: readonly C[]): Record<C, RawBuilder<never>> {
+  const set = {} as Record<C, RawBuilder<never>>;
+  for (const column of columns) set[column] = sql.ref<never>(`excluded.${column}`);
+  return set;
+}
+
+/** An upsert into table `T` of the tables `DB` (a projection's own). */
+export interface UpsertSpec<DB, T extends keyof DB & string> {
   table: T;
   /** The columns every row holds, in this order. */
-  columns: readonly (keyof ReadModelDatabase[T] & string)[];
+  columns: readonly (keyof DB[T] & string)[];
   /** Conflict target: the primary key or a unique constraint. */
-  key: readonly (keyof ReadModelDatabase[T] & string)[];
+  key: readonly (keyof DB[T] & string)[];
   /** Columns an existing row takes from the new one; none: an existing row stays as it is. */
-  update: readonly (keyof ReadModelDatabase[T] & string)[];
+  update: readonly (keyof DB[T] & string)[];
 }
 
 /** Statements by the text of their one-row form (which names the tables as plugins rewrote them). */
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 64;
 
-export async function upsertRows<T extends Table>(
-  trx: Transaction<ReadModelDatabase>,
-  spec: UpsertSpec<T>,
-  rows: readonly Insertable<ReadModelDatabase[T]>[],
+export async function upsertRows<DB, T extends keyof DB & string>(
+  trx: Transaction<DB>,
+  spec: UpsertSpec<DB, T>,
+  rows: readonly Insertable<DB[T]>[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const builder = (part: readonly Insertable<ReadModelDatabase[T]>[]) => {
+  const builder = (part: readonly Insertable<DB[T]>[]) => {
     // The builder's types cannot follow a table chosen at run time; the spec ties rows to it.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const insert = (trx as Transaction<any>).insertInto(spec.table).values(part as any[]);
@@ -43,7 +66,7 @@ export async function upsertRows<T extends Table>(
       : insert.onConflict((oc) => oc.columns([...spec.key]).doUpdateSet(takeExcluded(spec.update) as never));
   };
   const template = (count: number) =>
-    Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<ReadModelDatabase[T]>[];
+    Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<DB[T]>[];
   const oneRow = builder(template(1)).compile().sql;
 
   for (const part of chunked(rows, rowsPerStatement(spec.columns.length))) {

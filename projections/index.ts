@@ -1,32 +1,30 @@
-import { merchantsProjection } from './merchants-projection';
-import { paymentsProjection } from './payments-projection';
-import type { Projection } from './projector';
-import { transactionsProjection } from './transactions-projection';
-import { callbackDeliveriesProjection } from './callback-deliveries-projection';
-import { ledgerProjection } from './ledger-projection';
-import { schedulesProjection } from './schedules-projection';
+/**
+ * Every read model the gateway serves from, listed once. Migrating, dropping, projecting, rebuilding
+ * and verifying go over this list, and `ReadModelDatabase` is composed from its modules' tables.
+ * A new projection is a folder `projections/<name>/` whose `module.ts` is added here.
+ */
+import { callbackDeliveriesProjection } from './callback-deliveries/module';
+import { ledgerProjection } from './ledger/module';
+import { merchantsProjection } from './merchants/module';
+import { paymentsProjection } from './payments/module';
+import type { ProjectionModule } from './projection-module';
+import { schedulesProjection } from './schedules/module';
+import { transactionsProjection } from './transactions/module';
 
-/** The read models the gateway serves from, in the order a batch is applied to them. */
-export function allProjections(): Projection[] {
-  return [paymentsProjection(), transactionsProjection(), merchantsProjection(), callbackDeliveriesProjection(), ledgerProjection(), schedulesProjection()];
+/** The modules in the order a batch is applied to them (and their tables are created). */
+export const projectionModules = () =>
+  [
+    paymentsProjection(),
+    transactionsProjection(),
+    merchantsProjection(),
+    callbackDeliveriesProjection(),
+    ledgerProjection(),
+    schedulesProjection(),
+  ] as const;
+
+export type ProjectionModules = ReturnType<typeof projectionModules>;
+
+/** The same list, for code that treats every projection alike. */
+export function allProjections(): ProjectionModule[] {
+  return [...projectionModules()];
 }
-
-export * from './schema';
-export { createReadModelDb, migrateReadModels, dropReadModels, type ReadModelDbConfig } from './database';
-export { paymentsProjection, PAYMENTS_PROJECTION } from './payments-projection';
-export { transactionsProjection, TRANSACTIONS_PROJECTION } from './transactions-projection';
-export { merchantsProjection, MERCHANTS_PROJECTION } from './merchants-projection';
-export { callbackDeliveriesProjection, CALLBACK_DELIVERIES_PROJECTION } from './callback-deliveries-projection';
-export { ledgerProjection, LEDGER_PROJECTION } from './ledger-projection';
-export { schedulesProjection, SCHEDULES_PROJECTION, DUE_NOW } from './schedules-projection';
-export type { ScheduledChainsTable, SchedulesTable } from './schedules-schema';
-export { Projector, CheckpointConflictError, type Projection, type ProjectorOptions } from './projector';
-export {
-  ReadModels,
-  type ReadModelsOptions,
-  type PaymentRow,
-  type OperationRow,
-  type MerchantRow,
-} from './read-models';
-export { CallbackQueries, type DeliveryRow, type AttemptRow, type ListDeliveriesFilter } from './callback-queries';
-export { workerCheckpoint } from './worker-checkpoint';

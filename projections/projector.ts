@@ -9,27 +9,12 @@
  * The projector shares its process with the HTTP API, so it never applies events one by one (a batch
  * costs a handful of statements whatever its size) and it yields to the event loop between batches.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { EventStore, StoredEvent, Subscription } from '../src/application/ports/event-store';
-import type { ReadModelDatabase } from './schema';
+import type { ReadModelDatabase } from './database-schema';
+import type { Projection } from './projection-module';
 
-export interface Projection {
-  readonly name: string;
-  /**
-   * Every table whose rows only this projection's `apply` writes. `projections rebuild` replays the
-   * projection into fresh copies of exactly these tables and swaps them in; `projections verify`
-   * diffs them. A table left out would keep stale rows after a rebuild.
-   */
-  readonly tables: readonly (keyof ReadModelDatabase & string)[];
-  /**
-   * Applies a batch of events in global order, inside the transaction that also advances this
-   * projection's checkpoint. Must ignore event types it does not know. Its tables must be named
-   * through the query builder (not inside raw SQL text), so a rebuild can point them at scratch
-   * copies, and a row must depend only on the events, never on the clock or on another
-   * projection's tables, so a replay gives the same rows.
-   */
-  apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void>;
-}
+export type { Projection };
 
 export interface ProjectorOptions {
   store: EventStore;

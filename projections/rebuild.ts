@@ -16,10 +16,10 @@
 import type { Kysely, KyselyPlugin, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { EventStore, StoredEvent } from '../src/application/ports/event-store';
-import { bulkReaderOf } from '../src/application/upcasting';
+import { bulkReaderOf } from '../src/application/ports/bulk-reader';
 import { allProjections } from './index';
-import type { Projection } from './projector';
-import type { ReadModelDatabase } from './schema';
+import type { Projection } from './projection-module';
+import type { ReadModelDatabase } from './database-schema';
 import { createScratchTables, quote, type Dialect, type ScratchTables, type TableShape } from './scratch-tables';
 
 /**

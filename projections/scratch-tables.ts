@@ -22,7 +22,7 @@ import {
   type UnknownRow,
   sql,
 } from 'kysely';
-import type { ReadModelDatabase } from './schema';
+import type { ReadModelDatabase } from './database-schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 

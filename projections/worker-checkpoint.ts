@@ -4,7 +4,7 @@
  * saves replaying; it is written after the work, never before.
  */
 import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from './schema';
+import type { ReadModelDatabase } from './database-schema';
 
 export function workerCheckpoint(db: Kysely<ReadModelDatabase>, name: string) {
   return {

@@ -8,14 +8,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
 import type { Kysely } from 'kysely';
-import {
-  Projector,
-  ReadModels,
-  allProjections,
-  createReadModelDb,
-  migrateReadModels,
-  type ReadModelDatabase,
-} from '../projections';
+import { allProjections } from '../projections';
+import { createReadModelDb, migrateReadModels } from '../projections/database';
+import type { ReadModelDatabase } from '../projections/database-schema';
+import { Projector } from '../projections/projector';
+import { ReadModels } from '../projections/read-models';
+import { workerCheckpoint } from '../projections/worker-checkpoint';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
 import { SandboxBConnector } from './adapters/connectors/sandbox-b';
@@ -34,17 +32,18 @@ import { registerPayerReturnRoutes } from './api/payer-return/routes';
 import { registerSandboxSimulatorRoutes } from './api/sandbox-simulator/routes';
 import { registerHealthRoute } from './api/health';
 import { deriveAdminToken } from './api/admin/admin-auth';
-import { CallbackQueries, workerCheckpoint } from '../projections';
 import { HttpCallbackSender } from './adapters/http/callback-sender';
 import { Notifier } from './application/callbacks/notifier';
 import type { CallbackSender } from './application/ports/callback-sender';
+import type { CallbackDeliveriesReadModel } from './application/ports/callback-deliveries-read-model';
 import { registerCallbackAdminRoutes } from './api/admin/callbacks-route';
 import { NotificationUrlCheck } from './application/callbacks/notification-url-check';
 import { systemResolver } from './adapters/http/dns-resolver';
 import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
 import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
-import { registerS2sRoutes, type PaymentQueries } from './api/s2s/post-route';
+import { registerS2sRoutes } from './api/s2s/post-route';
+import { s2sStatusQueries } from './api/s2s-status-queries';
 import { registerCheckoutApiRoutes } from './api/checkout/routes';
 import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
 import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';
@@ -53,7 +52,6 @@ import { PENDING_CARD_TTL_MS, sweepPendingCardsPeriodically } from './applicatio
 import type { PendingCardData } from './application/ports/pending-card-data';
 import { PostgresPendingCardData } from './adapters/vault/postgres-pending-card-data';
 import { SqlitePendingCardData } from './adapters/vault/sqlite-pending-card-data';
-import { viewOf } from './api/s2s/responses';
 import { MerchantService } from './application/merchant-service';
 import { PaymentService } from './application/payments';
 import { ScheduleService } from './application/schedules/schedule-service';
@@ -95,7 +93,7 @@ export interface Gateway {
   adminToken: string;
   /** Built in every process (operators redeliver through it); started only by the roles that deliver. */
   notifier: Notifier;
-  callbackQueries: CallbackQueries;
+  callbackQueries: CallbackDeliveriesReadModel;
   close(): Promise<void>;
 }
 
@@ -254,19 +252,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     schedules,
   });
 
-  const queries: PaymentQueries = {
-    async paymentView(paymentId) {
-      const row = await readModels.paymentById(paymentId);
-      return row && { ...viewOf(row.state), merchantId: row.merchantId };
-    },
-    async latestPaymentViewByOrder(merchantId, orderId) {
-      const row = await readModels.latestPaymentByOrder(merchantId, orderId);
-      return row && viewOf(row.state);
-    },
-    catchUpToHead: (timeoutMs) => readModels.catchUpToHead(timeoutMs),
-  };
+  const queries = s2sStatusQueries(readModels);
 
-  const callbackQueries = new CallbackQueries(readDb);
+  const callbackQueries = readModels.callbacks;
   const callbackSender =
     options.callbackSender ?? new HttpCallbackSender({ allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses });
   const notifier = new Notifier({
@@ -288,7 +276,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const adminRoutes: AdminRouteRegistrar[] = [
     (router) =>
       registerCallbackAdminRoutes(router, { store, queries: callbackQueries, notifier, clock, catchUp: () => readModels.catchUpToHead(2000) }),
-    (router) => registerLedgerAdminRoutes(router, { db: readDb, catchUp: () => readModels.catchUpToHead(2000) }),
+    (router) => registerLedgerAdminRoutes(router, { ledger: readModels.ledger, catchUp: () => readModels.catchUpToHead(2000) }),
     historyRoute({ store }),
     chainRoute({ store }),
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),

@@ -68,7 +68,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   }
   if (projects) {
     const expiry = startPayerActionExpiry({
-      db: gateway.readDb,
+      candidates: gateway.readModels,
       payments: gateway.payments,
       clock: gateway.clock,
       logger: gateway.logger,
@@ -76,7 +76,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     });
     stops.push(() => expiry.stop());
     const reconciler = startReconciler({
-      db: gateway.readDb,
+      candidates: gateway.readModels,
       payments: gateway.payments,
       clock: gateway.clock,
       logger: gateway.logger,

@@ -35,7 +35,9 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  // Behind a proxy, the client is the address the proxy saw: the last X-Forwarded-For entry, which
+  // the proxy wrote itself. Entries before it are the client's own words.
+  const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   const router = new Router(ROUTER_OPTIONS);
   const ajv = createAjv();
 

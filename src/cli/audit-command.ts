@@ -7,16 +7,27 @@
  *
  * Both open the store as written, without a gateway: no read models, no vault key needed.
  */
-import { createEventStore } from '../adapters/event-store/create-event-store';
 import { CheckpointRecorder } from '../application/audit/checkpoint-recorder';
 import { type AuditReport, describeBroken, verifyEventLog } from '../application/audit/verifier';
 import { systemClock } from '../application/ports/clock';
 import type { EventStore } from '../application/ports/event-store';
-import { eventStoreTarget } from '../composition';
 import { loadConfig, type GatewayConfig } from '../config';
-import { print, UsageError, type Parsed } from './args';
+import { print, requireGatewayData, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
 
-const USAGE = 'usage: audit verify [--json] | audit checkpoint [--json]';
+export const auditHelp: CommandHelp = {
+  name: 'audit',
+  summary: "check the event log's hash chains and checkpoints, or record a checkpoint now",
+  usage: [
+    'usage: npm run gateway -- audit verify [--json]',
+    '       npm run gateway -- audit checkpoint [--json]',
+    '',
+    '  verify      walk the whole event log; print the first broken link and exit 1, or OK and the',
+    '              newest checkpoint\'s digest (keep it where the database\'s writers cannot reach)',
+    '  checkpoint  record an audit checkpoint now if the log moved since the last one',
+    '  --json      print the report as JSON',
+  ].join('\n'),
+};
 
 export async function auditCommand(p: Parsed): Promise<number> {
   const json = p.flags.get('json') === true;
@@ -42,11 +53,17 @@ export async function auditCommand(p: Parsed): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(USAGE);
+      throw usageError(auditHelp);
   }
 }
 
 async function withRawStore<T>(config: GatewayConfig, fn: (store: EventStore) => Promise<T>): Promise<T> {
+  requireGatewayData(config);
+  // Loaded here, not with the CLI: every other command starts without the event-store drivers.
+  const [{ createEventStore }, { eventStoreTarget }] = await Promise.all([
+    import('../adapters/event-store/create-event-store'),
+    import('../composition'),
+  ]);
   const store = await createEventStore(eventStoreTarget(config));
   try {
     return await fn(store);

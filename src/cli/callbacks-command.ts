@@ -6,6 +6,36 @@ import { requestRedelivery } from '../application/callbacks/redelivery';
 import { DomainError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { UsageError, flag, print, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
+
+const LIST = 'npm run gateway -- callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json]';
+const SHOW = 'npm run gateway -- callbacks show <delivery_id> [--json]';
+const REDELIVER = 'npm run gateway -- callbacks redeliver <delivery_id> [--json]';
+
+export const callbacksHelp: CommandHelp = {
+  name: 'callbacks',
+  summary: 'merchant callbacks: what was sent, each attempt, send one again',
+  usage: [
+    `usage: ${LIST}`,
+    `       ${SHOW}`,
+    `       ${REDELIVER}`,
+    '',
+    '  list       deliveries, newest first',
+    '  show       one delivery: its body and every attempt',
+    '  redeliver  send a delivery again now, from this command',
+    '',
+    '  --payment ID   only the callbacks of this payment (trans_id)',
+    '  --merchant ID  only this merchant\'s',
+    '  --failed       only those that failed for good',
+    '  --limit N      at most N (default 100, at most 1000)',
+    '  --json         print JSON',
+  ].join('\n'),
+  subcommands: {
+    list: [`usage: ${LIST}`, '', '  --payment ID   only the callbacks of this payment (trans_id)', '  --merchant ID  only this merchant\'s', '  --failed       only those that failed for good', '  --limit N      at most N (default 100, at most 1000)', '  --json         print JSON'].join('\n'),
+    show: [`usage: ${SHOW}`, '', 'One delivery: its exact body and every attempt.'].join('\n'),
+    redeliver: [`usage: ${REDELIVER}`, '', 'Sends the delivery again now (exit 0 when the merchant answered 2xx, else 1).'].join('\n'),
+  },
+};
 
 function uuid(value: string | undefined, what: string): string {
   if (!value || !isUuid(value)) throw new UsageError(`${what} must be a UUID (got "${value ?? ''}")`);
@@ -94,6 +124,6 @@ export async function callbacksCommand(p: Parsed): Promise<number> {
       }
     }
     default:
-      throw new UsageError('usage: callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json] | callbacks show ID | callbacks redeliver ID');
+      throw usageError(callbacksHelp);
   }
 }

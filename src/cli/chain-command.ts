@@ -3,11 +3,23 @@
  * counted from, and every due date with what became of it (charged, skipped and why, upcoming).
  */
 import { chainReport, type ChainReport } from '../application/schedules/chain-report';
-import { print, UsageError, withGateway, type Parsed } from './args';
+import { print, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
+
+export const chainHelp: CommandHelp = {
+  name: 'chain',
+  summary: 'a scheduled chain: every due date and what became of it',
+  usage: [
+    'usage: npm run gateway -- chain <payment_id> [--json]',
+    '',
+    '  <payment_id>  the trans_id of the payment that started the schedule',
+    '  --json        print JSON',
+  ].join('\n'),
+};
 
 export async function chainCommand(p: Parsed): Promise<number> {
   const chainId = p.positional[1];
-  if (!chainId) throw new UsageError('usage: chain <payment_id that started the schedule> [--json]');
+  if (!chainId) throw usageError(chainHelp);
   const json = p.flags.get('json') === true;
   const report = await withGateway((g) => chainReport(g.store, chainId), { project: false });
   if (!report) {

@@ -6,10 +6,22 @@
 import { paymentHistory, type PaymentHistory } from '../application/payment-history';
 import { parseAsOf } from '../domain/payment/history';
 import { flag, print, UsageError, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
+
+export const historyHelp: CommandHelp = {
+  name: 'history',
+  summary: 'every event of a payment, and its state as of a point',
+  usage: [
+    'usage: npm run gateway -- history <trans_id> [--as-of <ISO timestamp|version>] [--json]',
+    '',
+    '  --as-of  fold the state up to this stream version (0, 1, ...) or ISO-8601 timestamp with a zone',
+    '  --json   print JSON',
+  ].join('\n'),
+};
 
 export async function historyCommand(p: Parsed): Promise<number> {
   const paymentId = p.positional[1];
-  if (!paymentId) throw new UsageError('usage: history <trans_id> [--as-of <ISO timestamp|version>] [--json]');
+  if (!paymentId) throw usageError(historyHelp);
   const asOfText = flag(p, 'as-of');
   const asOf = asOfText === undefined ? null : parseAsOf(asOfText);
   if (asOfText !== undefined && !asOf) {

@@ -1,59 +1,24 @@
 /**
  * `npm run gateway -- <command>`: operator commands and the separate process roles.
  *
- *   merchant create --name N [--notification-url U] [--payment-mode SMS|DMS|SMS/DMS]
- *                   [--ip-allowlist CIDR,...] [--refunds on|off]
- *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
- *                   [--required-fields payer_address,payer_country,payer_city,payer_zip|all|none]
- *                   [--link-target _blank|_self|_parent|_top|none] [--card-on-file on|off] [--json]
- *   merchant list [--json]
- *   merchant show <merchant_id> [--show-password] [--json]
- *   merchant update <merchant_id> [--name N] [--notification-url U|none] [--payment-mode M]
- *                   [--ip-allowlist CIDR,...|none] [--refunds on|off]
- *                   [--callback-fields SWITCH,...|all|none] [--return-params payment_method,brand|none]
- *                   [--required-fields FIELD,...|all|none] [--link-target _blank|_self|_parent|_top|none]
- *                   [--card-on-file on|off]
- *                                  Protocol Mapping: optional callback/status fields, return URL
- *                                  parameters, SALE address fields made required
- *   sign sale --password P (--card PAN | --card-token T) [--email E]
- *   sign trans|order --password P --value TRANS_ID|ORDER_ID
- *   sign checkout --password P FIELD... (e.g. order number, amount, currency, description)
- *                                  compute a request hash, e.g. for a first payment with curl
- *   admin-token                    print the bearer token of the /admin API
- *   callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json]
- *   callbacks show <delivery_id> [--json]
- *   callbacks redeliver <delivery_id>
- *                                  merchant callbacks: what was sent, each attempt, send again
- *   seed --events N [--merchants M] [--json]
- *                                  write realistic payment histories straight into the event store
- *   projections rebuild|verify [name...] [--json]
- *                                  replay read models into fresh tables and swap them in, or diff them
- *   history <trans_id> [--as-of <ISO timestamp|version>] [--json]
- *                                  every event of a payment, and its state as of a point
- *   ledger balances [--merchant ID] [--currency C] [--as-of ISO] [--json]
- *                                  ledger balance per merchant, currency and account
- *   audit verify|checkpoint [--json]
- *                                  check the event log's hash chains and checkpoints (exit 1 when
- *                                  broken), or record a checkpoint now
- *   chain <payment_id> [--json]     a scheduled chain: every due date and what became of it
- *   clock show | clock advance <30d|12h|90m|2w|...> [--json]
- *                                  sandbox test clock: move the gateway's now forward, the scheduler
- *                                  making every automatic payment due on the way, in order
- *   api | projector | notifier | scheduler | all
- *                                  run one process role (all = what npm start runs)
+ * Each command's usage text sits beside its code (`<name>Help`, in its `*-command.ts`), and both
+ * `<command> --help` and its usage errors print it; `npm run gateway -- help` lists every command.
  */
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
-import { auditCommand } from './audit-command';
-import { callbacksCommand } from './callbacks-command';
-import { historyCommand } from './history-command';
-import { ledgerCommand } from './ledger-command';
-import { projectionsCommand } from './projections-command';
-import { seedCommand } from './seed-command';
-import { clockCommand } from './clock-command';
-import { chainCommand } from './chain-command';
+import { auditCommand, auditHelp } from './audit-command';
+import { callbacksCommand, callbacksHelp } from './callbacks-command';
+import { historyCommand, historyHelp } from './history-command';
+import { ledgerCommand, ledgerHelp } from './ledger-command';
+import { projectionsCommand, projectionsHelp } from './projections-command';
+import { seedCommand, seedHelp } from './seed-command';
+import { clockCommand, clockHelp } from './clock-command';
+import { chainCommand, chainHelp } from './chain-command';
+import { signCommand, signHelp } from './sign-command';
+import { merchantHelp } from './merchant-help';
+import { commandList, helpRequested, helpText, usageError, type CommandHelp } from './help';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
-import { main } from '../main';
+import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
 import { NotificationUrlRefusedError } from '../application/merchant-service';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
@@ -72,7 +37,6 @@ import { isHttpUrl } from '../api/validation';
 import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
 import path from 'node:path';
-import { checkoutHash, orderIdHash, saleCardHash, saleTokenHash, transIdHash } from '../domain/signatures';
 
 const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
 
@@ -186,8 +150,9 @@ async function merchantCommand(p: Parsed): Promise<void> {
   switch (sub) {
     case 'create': {
       const settings = settingsFrom(p, false);
-      if (!settings.name) throw new UsageError('merchant create needs --name');
+      if (!settings.name) throw usageError(merchantHelp, 'merchant create needs --name', 'create');
       const mapping = mappingFlags(p);
+      // The one command besides starting the gateway that may begin from an empty data directory.
       const created = await withGateway((g) =>
         g.merchants.register({
           name: settings.name!,
@@ -199,6 +164,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
           overrideLinkTarget: settings.overrideLinkTarget,
           cardOnFileSupport: settings.cardOnFileSupport,
         }),
+        { mayCreate: true },
       );
       print(created, json, () =>
         Object.entries(created)
@@ -218,7 +184,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
     }
     case 'show': {
       const id = p.positional[2];
-      if (!id) throw new UsageError('merchant show needs a merchant id');
+      if (!id) throw usageError(merchantHelp, 'merchant show needs a merchant id', 'show');
       const found = await withGateway((g) => g.merchants.byId(id));
       if (!found) throw new UsageError(`No merchant ${id}`);
       const out: Record<string, unknown> = publicMerchant(found);
@@ -236,10 +202,10 @@ async function merchantCommand(p: Parsed): Promise<void> {
     }
     case 'update': {
       const id = p.positional[2];
-      if (!id) throw new UsageError('merchant update needs a merchant id');
+      if (!id) throw usageError(merchantHelp, 'merchant update needs a merchant id', 'update');
       const changes = settingsFrom(p, true);
       const mapping = mappingFlags(p);
-      if (Object.keys(changes).length === 0 && !mapping) throw new UsageError('merchant update: nothing to change');
+      if (Object.keys(changes).length === 0 && !mapping) throw usageError(merchantHelp, 'merchant update: nothing to change', 'update');
       const updated = await withGateway(async (g) => {
         const current = await g.merchants.requireById(id);
         if (mapping) changes.protocolMapping = withMappingFlags(current.protocolMapping, mapping);
@@ -251,49 +217,84 @@ async function merchantCommand(p: Parsed): Promise<void> {
       return;
     }
     default:
-      throw new UsageError('usage: merchant create|list|show|update ...');
+      throw usageError(merchantHelp, sub ? `Unknown: merchant ${sub}` : undefined);
   }
 }
 
-function signCommand(p: Parsed): void {
-  const password = flag(p, 'password');
-  if (!password) throw new UsageError('sign needs --password');
-  const email = flag(p, 'email');
-  switch (p.positional[1]) {
-    case 'sale': {
-      const card = flag(p, 'card');
-      const token = flag(p, 'card-token');
-      if (card) process.stdout.write(`${saleCardHash({ payerEmail: email, password, cardNumber: card })}\n`);
-      else if (token) process.stdout.write(`${saleTokenHash({ payerEmail: email, password, cardToken: token })}\n`);
-      else throw new UsageError('sign sale needs --card or --card-token');
-      return;
-    }
-    case 'trans':
-    case 'order': {
-      const value = flag(p, 'value');
-      if (!value) throw new UsageError(`sign ${p.positional[1]} needs --value`);
-      process.stdout.write(`${p.positional[1] === 'trans' ? transIdHash(value, password) : orderIdHash(value, password)}\n`);
-      return;
-    }
-    case 'checkout': {
-      // Checkout hashes concatenate their fields in order (spec Authentication; decisions.md §1).
-      const parts = p.positional.slice(2);
-      if (parts.length === 0) throw new UsageError('sign checkout needs the hash input fields, in order');
-      process.stdout.write(`${checkoutHash(parts, password)}\n`);
-      return;
-    }
-    default:
-      throw new UsageError('usage: sign sale|trans|order|checkout --password P ...');
-  }
-}
+const ROLE_SUMMARY: Readonly<Record<Role, string>> = {
+  all: 'run everything in one process (what npm start runs)',
+  api: 'run the HTTP API only (any number of these)',
+  projector: 'run the read-model projector (one per deployment)',
+  notifier: 'run the callback notifier (one or more)',
+  scheduler: 'run the scheduler of automatic payments (one or more)',
+};
+
+const roleHelp = (role: Role): CommandHelp => ({
+  name: role,
+  summary: ROLE_SUMMARY[role],
+  usage: [
+    `usage: npm run gateway -- ${role} [--allow-broken-log]`,
+    '',
+    `Process role: ${ROLE_SUMMARY[role]}. Configured by the environment (README.md, Configuration).`,
+    '',
+    '  --allow-broken-log  start even on an event log that fails verification (forensics)',
+  ].join('\n'),
+});
+
+const adminTokenHelp: CommandHelp = {
+  name: 'admin-token',
+  summary: 'print the bearer token of the /admin API',
+  usage: 'usage: npm run gateway -- admin-token\n\nPrints the bearer token of the /admin API (ADMIN_TOKEN, else derived from the vault key).',
+};
+
+const helpHelp: CommandHelp = {
+  name: 'help',
+  summary: 'list the commands, or show one command\'s usage: help <command>',
+  usage: 'usage: npm run gateway -- help [<command> [<subcommand>]]',
+};
+
+const ROLES: readonly Role[] = ['all', 'api', 'projector', 'notifier', 'scheduler'];
+
+/** Every command, in the order `help` lists them. */
+export const COMMANDS: readonly CommandHelp[] = [
+  merchantHelp,
+  signHelp,
+  callbacksHelp,
+  clockHelp,
+  chainHelp,
+  historyHelp,
+  ledgerHelp,
+  auditHelp,
+  projectionsHelp,
+  seedHelp,
+  adminTokenHelp,
+  ...ROLES.map(roleHelp),
+  helpHelp,
+];
 
 export async function run(argv: string[]): Promise<number> {
   const p = parseArgs(argv);
+  const command = p.positional[0];
   try {
-    switch (p.positional[0]) {
+    if (command === undefined) {
+      process.stdout.write(`${commandList(COMMANDS)}\n`);
+      return 0;
+    }
+    const known = COMMANDS.find((c) => c.name === command);
+    if (!known) throw new UsageError(`Unknown command: ${command}\n\n${commandList(COMMANDS)}`);
+    if (helpRequested(p)) {
+      process.stdout.write(`${helpText(known, p.positional[1])}\n`);
+      return 0;
+    }
+    if (command === 'help') {
+      const asked = COMMANDS.find((c) => c.name === p.positional[1]);
+      if (p.positional[1] !== undefined && !asked) throw new UsageError(`Unknown command: ${p.positional[1]}\n\n${commandList(COMMANDS)}`);
+      process.stdout.write(`${asked ? helpText(asked, p.positional[2]) : commandList(COMMANDS)}\n`);
+      return 0;
+    }
+    switch (command) {
       case 'sign':
-        signCommand(p);
-        return 0;
+        return signCommand(p);
       case 'merchant':
         await merchantCommand(p);
         return 0;
@@ -317,17 +318,12 @@ export async function run(argv: string[]): Promise<number> {
         return await clockCommand(p);
       case 'chain':
         return await chainCommand(p);
-      case 'api':
-      case 'projector':
-      case 'notifier':
-      case 'scheduler':
-      case 'all':
-        await main(p.positional[0]);
+      default: {
+        // Loaded for the roles only: the other commands need none of the server.
+        const { main } = await import('../main');
+        await main(command as Role);
         return -1; // keeps running
-      default:
-        throw new UsageError(
-          'usage: npm run gateway -- merchant create|list|show|update ... | sign ... | callbacks ... | seed ... | projections ... | history ... | ledger balances ... | audit verify|checkpoint | chain ... | clock show|advance ... | admin-token | api | projector | notifier | scheduler | all',
-        );
+      }
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

@@ -2,15 +2,27 @@
  * `ledger balances [--merchant ID] [--currency C] [--as-of ISO] [--json]`: the ledger's balance per
  * merchant, currency and account, from postings dated at or before `--as-of` (default: all).
  */
-import { ledgerBalances } from '../../projections/ledger-queries';
+import { ledgerBalances } from '../../projections/ledger/queries';
 import { balanceView, parseAsOf } from '../domain/ledger/balance-report';
 import { isCurrency } from '../domain/money';
 import { UsageError, flag, print, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
 
-const USAGE = 'usage: ledger balances [--merchant ID] [--currency C] [--as-of 2024-05-01T23:59:59Z] [--json]';
+export const ledgerHelp: CommandHelp = {
+  name: 'ledger',
+  summary: 'ledger balance per merchant, currency and account',
+  usage: [
+    'usage: npm run gateway -- ledger balances [--merchant ID] [--currency C] [--as-of 2024-05-01T23:59:59Z] [--json]',
+    '',
+    '  --merchant ID  one merchant only',
+    '  --currency C   one currency only (ISO 4217)',
+    '  --as-of ISO    postings dated at or before this instant (default: all)',
+    '  --json         print JSON',
+  ].join('\n'),
+};
 
 export async function ledgerCommand(p: Parsed): Promise<number> {
-  if (p.positional[1] !== 'balances') throw new UsageError(USAGE);
+  if (p.positional[1] !== 'balances') throw usageError(ledgerHelp);
   const merchantId = flag(p, 'merchant');
   const currency = flag(p, 'currency');
   if (currency !== undefined && !isCurrency(currency)) throw new UsageError(`--currency must be an ISO 4217 code such as EUR (got "${currency}")`);

@@ -6,6 +6,29 @@
 import { allProjections } from '../../projections';
 import { RebuildError, rebuildProjections, verifyProjections, type ProjectionDifference } from '../../projections/rebuild';
 import { print, UsageError, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
+
+const REBUILD = 'npm run gateway -- projections rebuild [name...] [--json]';
+const VERIFY = 'npm run gateway -- projections verify [name...] [--json]';
+const NAMES = `  name    one of ${allProjections().map((p) => p.name).join(', ')} (default: all)`;
+
+export const projectionsHelp: CommandHelp = {
+  name: 'projections',
+  summary: 'replay read models into fresh tables and swap them in, or diff them against the events',
+  usage: [
+    `usage: ${REBUILD}`,
+    `       ${VERIFY}`,
+    '',
+    '  rebuild  replay from the first event into scratch tables, then swap them in (server may run)',
+    '  verify   replay into scratch tables up to the live checkpoints and diff them row by row',
+    NAMES,
+    '  --json   print JSON',
+  ].join('\n'),
+  subcommands: {
+    rebuild: [`usage: ${REBUILD}`, '', 'Replays from the first event into scratch tables, then swaps them in.', '', NAMES, '  --json   print JSON'].join('\n'),
+    verify: [`usage: ${VERIFY}`, '', 'Diffs the read models against a replay; exit 1 on a difference.', '', NAMES, '  --json   print JSON'].join('\n'),
+  },
+};
 
 const MAX_REPORTED_DIFFERENCES = 10_000;
 
@@ -24,7 +47,7 @@ export async function projectionsCommand(p: Parsed): Promise<number> {
       case 'verify':
         return await verify(names, json);
       default:
-        throw new UsageError(`usage: projections rebuild|verify [${known.join('|')}...] [--json]`);
+        throw usageError(projectionsHelp);
     }
   } catch (error) {
     if (error instanceof RebuildError) throw new UsageError(error.message);

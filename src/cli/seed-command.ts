@@ -21,7 +21,8 @@ import type { AuthorizationResult, PaymentCommand } from '../domain/payment/comm
 import { decidePayment } from '../domain/payment/decide';
 import { paymentEventSchemaVersion, paymentStreamId, type PaymentKind } from '../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
-import { flag, print, UsageError, withGateway, type Parsed } from './args';
+import { flag, print, withGateway, type Parsed } from './args';
+import { usageError, type CommandHelp } from './help';
 
 export interface SeedOptions {
   store: EventStore;
@@ -519,12 +520,24 @@ class MinQueue<T> {
   }
 }
 
+export const seedHelp: CommandHelp = {
+  name: 'seed',
+  summary: 'write realistic payment histories straight into the event store (for trying the tools on volume)',
+  usage: [
+    'usage: npm run gateway -- seed --events N [--merchants M] [--json]',
+    '',
+    '  --events N     write at least N events',
+    '  --merchants M  spread them over M new merchants, 1 to 1000 (default 5)',
+    '  --json         print the summary as JSON',
+  ].join('\n'),
+};
+
 export async function seedCommand(p: Parsed): Promise<void> {
   const eventsText = flag(p, 'events');
-  if (!eventsText || !/^\d+$/.test(eventsText) || Number(eventsText) < 1) throw new UsageError('seed needs --events N (a positive integer)');
+  if (!eventsText || !/^\d+$/.test(eventsText) || Number(eventsText) < 1) throw usageError(seedHelp, 'seed needs --events N (a positive integer)');
   const merchantsText = flag(p, 'merchants') ?? '5';
   if (!/^\d+$/.test(merchantsText) || Number(merchantsText) < 1 || Number(merchantsText) > 1000) {
-    throw new UsageError('--merchants must be an integer in 1..1000');
+    throw usageError(seedHelp, '--merchants must be an integer in 1..1000');
   }
   const json = p.flags.get('json') === true;
   const events = Number(eventsText);
@@ -547,7 +560,7 @@ export async function seedCommand(p: Parsed): Promise<void> {
       },
     });
     return { ...seeded, events: seeded.events + merchantIds.length, merchants: merchantIds };
-  }, { project: false });
+  }, { project: false, mayCreate: true });
   const seconds = (performance.now() - started) / 1000;
   print({ ...result, seconds: Math.round(seconds * 10) / 10 }, json, () =>
     [

@@ -1,5 +1,6 @@
 /**
- * Request and callback hash formulas (decisions.md §2 and §3).
+ * Request and callback hash formulas (decisions.md §2, §3, §7 and §8): every hash a merchant
+ * computes or verifies, one exported function each, so every API and the CLI's `sign` share them.
  *
  * Merchants compute these hashes with existing client code written against PHP semantics, so the
  * helpers reproduce PHP byte for byte rather than what JavaScript strings would do:
@@ -217,14 +218,69 @@ export function checkoutCallbackHash(input: {
 }
 
 /**
- * S2S APM callback: every body field except `hash` (nested names already flattened to
- * `parent[child]`), sorted by name in byte order, each value reversed, concatenated, upper-cased,
- * then the password appended (not upper-cased), then md5.
+ * S2S APM callback (decisions.md §7), as the family's PHP `md5(strtoupper(convert($params) . PASSWORD))`:
+ * the body's fields but `hash`, nested by their bracketed names (`custom_data[basket]` is key
+ * `basket` of `custom_data`), keys sorted at every level as PHP `ksort` (integer keys numerically,
+ * others in byte order), each leaf value byte-reversed, all concatenated depth first, then the
+ * password appended, the whole ASCII-upper-cased (password included), md5.
  */
 export function apmCallbackHash(fields: ReadonlyArray<readonly [string, string]>, password: string): string {
-  const sorted = fields
-    .filter(([name]) => name !== 'hash')
-    .map(([name, value]) => [Buffer.from(name, 'utf8'), value] as const)
-    .sort((a, b) => Buffer.compare(a[0], b[0]));
-  return md5hex(concat([upperBytes(concat(sorted.map(([, value]) => strrev(value)))), password]));
+  const tree: FieldTree = new Map();
+  for (const [name, value] of fields) if (name !== 'hash') insertField(tree, name, value);
+  return md5hex(upperBytes(concat([...leavesInKsortOrder(tree).map((value) => strrev(value)), password])));
+}
+
+/** S2S APM callback over the raw form body, as received. */
+export function apmCallbackBodyHash(rawBody: string, password: string): string {
+  return apmCallbackHash([...new URLSearchParams(rawBody)], password);
+}
+
+/** Payout (CREDIT2VIRTUAL) callback (decisions.md §8): `md5(upper(strrev(trans_id + order_id + status)) + password)`. */
+export function payoutCallbackHash(input: { transId: string; orderId: string; status: string; password: string }): string {
+  return md5hex(concat([upperBytes(strrev(input.transId + input.orderId + input.status)), input.password]));
+}
+
+type FieldTree = Map<string, string | FieldTree>;
+
+/** `a[b][]=v` as PHP parses it: nested keys, `[]` appending at the next integer key. */
+function insertField(tree: FieldTree, name: string, value: string): void {
+  const match = /^([^[\]]+)((?:\[[^\]]*\])+)$/.exec(name);
+  const keys = match ? [match[1], ...[...match[2].matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])] : [name];
+  let node = tree;
+  keys.forEach((key, i) => {
+    const at = key === '' ? String(nextIndex(node)) : key;
+    if (i === keys.length - 1) {
+      node.set(at, value);
+      return;
+    }
+    let child = node.get(at);
+    if (!(child instanceof Map)) {
+      child = new Map();
+      node.set(at, child);
+    }
+    node = child;
+  });
+}
+
+const INTEGER_KEY = /^(0|-?[1-9]\d{0,15})$/;
+
+function nextIndex(node: FieldTree): number {
+  let next = 0;
+  for (const key of node.keys()) if (INTEGER_KEY.test(key)) next = Math.max(next, Number(key) + 1);
+  return next;
+}
+
+function ksortCompare(a: string, b: string): number {
+  if (INTEGER_KEY.test(a) && INTEGER_KEY.test(b)) return Number(a) - Number(b);
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function leavesInKsortOrder(node: FieldTree): string[] {
+  const out: string[] = [];
+  for (const key of [...node.keys()].sort(ksortCompare)) {
+    const child = node.get(key)!;
+    if (typeof child === 'string') out.push(child);
+    else out.push(...leavesInKsortOrder(child));
+  }
+  return out;
 }

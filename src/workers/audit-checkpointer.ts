@@ -4,6 +4,7 @@
  * the upcasting one.
  */
 import { CheckpointRecorder } from '../application/audit/checkpoint-recorder';
+import { startPeriodic } from '../application/periodic';
 import type { Clock } from '../application/ports/clock';
 import type { EventStore } from '../application/ports/event-store';
 import type { Logger } from '../application/ports/logger';
@@ -24,31 +25,17 @@ export interface AuditCheckpointer {
 
 export function startAuditCheckpointer(options: AuditCheckpointerOptions): AuditCheckpointer {
   const recorder = new CheckpointRecorder({ store: options.store, clock: options.clock });
-  let running: Promise<void> | null = null;
-  const runOnce = (): Promise<void> => {
-    running ??= recorder
-      .recordIfMoved()
-      .then((recorded) => {
-        if (recorded) {
-          options.logger.info('audit checkpoint recorded', {
-            upToPosition: recorded.upToPosition,
-            eventCount: recorded.eventCount,
-          });
-        }
-      })
-      .catch((error) => options.logger.error('audit checkpoint failed', { error: String(error) }))
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void runOnce(), options.intervalMs);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    name: 'audit checkpoint',
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    // It runs beside the projector, never as a process's only work.
+    keepsProcessAlive: false,
+    run: async () => {
+      const recorded = await recorder.recordIfMoved();
+      if (recorded) {
+        options.logger.info('audit checkpoint recorded', { upToPosition: recorded.upToPosition, eventCount: recorded.eventCount });
+      }
     },
-  };
+  });
 }

@@ -5,7 +5,9 @@
  * models as the standalone `projector` role.
  */
 import path from 'node:path';
-import { Projector, allProjections, createReadModelDb } from '../../projections';
+import { allProjections } from '../../projections';
+import { createReadModelDb } from '../../projections/database';
+import { Projector } from '../../projections/projector';
 import { createEventStore } from '../adapters/event-store/create-event-store';
 import type { Logger } from '../application/ports/logger';
 import { withUpcasting } from '../application/upcasting';

@@ -3,15 +3,15 @@
  * recording the answer, or an `unknown` answer) and asks the acquirer what happened. Candidates
  * come from the read models; the decider refuses anything that moved on meanwhile.
  */
-import type { Kysely } from 'kysely';
-import type { ReadModelDatabase } from '../../projections';
+import { startPeriodic, type Periodic } from '../application/periodic';
 import type { Clock } from '../application/ports/clock';
 import type { Logger } from '../application/ports/logger';
+import type { OperationsToReconcile } from '../application/ports/operations-to-reconcile';
 import type { PaymentService } from '../application/payments';
 import { DomainError } from '../domain/errors';
 
 export interface ReconcilerOptions {
-  db: Kysely<ReadModelDatabase>;
+  candidates: OperationsToReconcile;
   payments: PaymentService;
   clock: Clock;
   logger: Logger;
@@ -22,22 +22,7 @@ export interface ReconcilerOptions {
 
 export async function reconcileOpenPayments(options: ReconcilerOptions): Promise<number> {
   const cutoff = new Date(options.clock.now().getTime() - (options.graceMs ?? 60_000)).toISOString();
-  const authorizations = await options.db
-    .selectFrom('payments')
-    .select('payment_id')
-    .where('phase', 'in', ['initiated', 'outcome_unknown'])
-    .where('updated_at', '<', cutoff)
-    .limit(200)
-    .execute();
-  const operations = await options.db
-    .selectFrom('transactions')
-    .select('payment_id')
-    .where('status', 'in', ['pending', 'unknown'])
-    .where('type', 'in', ['capture', 'void', 'refund', 'reversal'])
-    .where('updated_at', '<', cutoff)
-    .limit(200)
-    .execute();
-  const ids = new Set([...authorizations, ...operations].map((row) => row.payment_id));
+  const ids = await options.candidates.paymentsToReconcile(cutoff, 200);
   let settled = 0;
   for (const paymentId of ids) {
     try {
@@ -51,17 +36,13 @@ export async function reconcileOpenPayments(options: ReconcilerOptions): Promise
   return settled;
 }
 
-export function startReconciler(options: ReconcilerOptions): { stop(): void } {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reconcileOpenPayments(options)
-      .catch((error) => options.logger.error('reconciler failed', { error: String(error) }))
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs ?? 30_000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export function startReconciler(options: ReconcilerOptions): Periodic {
+  return startPeriodic({
+    name: 'reconciler',
+    intervalMs: options.intervalMs ?? 30_000,
+    logger: options.logger,
+    // It runs beside the projector, never as a process's only work.
+    keepsProcessAlive: false,
+    run: async () => void (await reconcileOpenPayments(options)),
+  });
 }

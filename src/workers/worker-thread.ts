@@ -19,8 +19,8 @@ export async function startWorkerThread(name: string, file: string, config: Gate
   let worker: Worker;
   const spawn = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      // The thread loads the TypeScript module through the same loader the main thread uses.
-      const bootstrap = `require('tsx/cjs'); require(${JSON.stringify(file)});`;
+      // A TypeScript module (the sources, under tsx) needs the same loader on the thread; compiled JavaScript does not.
+      const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
       worker = new Worker(bootstrap, { eval: true, workerData: { role: name, config } });
       worker.on('message', (message: Message) => {
         if (message.type === 'ready') resolve();

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createReadModelDb, migrateReadModels, type ReadModelDbConfig } from '../../projections/database';
-import { merchantsProjection } from '../../projections/merchants-projection';
+import { merchantsProjection } from '../../projections/merchants/module';
 import { Projector } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
 import { createSession } from '../support/checkout-client';

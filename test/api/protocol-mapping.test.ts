@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createReadModelDb, migrateReadModels, type ReadModelDbConfig } from '../../projections/database';
 import { ReadModels } from '../../projections/read-models';
-import { merchantsProjection } from '../../projections/merchants-projection';
+import { merchantsProjection } from '../../projections/merchants/module';
 import { Projector } from '../../projections/projector';
 import { forEachStore, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { MemoryEventStore } from '../support/memory-event-store';

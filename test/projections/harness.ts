@@ -11,7 +11,7 @@ import { allProjections } from '../../projections';
 import { createReadModelDb, migrateReadModels, type ReadModelDbConfig } from '../../projections/database';
 import { type Projection, Projector, type ProjectorOptions } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
-import type { ReadModelDatabase } from '../../projections/schema';
+import type { ReadModelDatabase } from '../../projections/database-schema';
 import { MemoryEventStore, type MemoryEventStoreOptions } from '../support/memory-event-store';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { ledgerBalances, paymentLedger, unbalancedPostingSets, zeroBalances, type AccountBalances } from '../../projections/ledger-queries';
+import { ledgerBalances, paymentLedger, unbalancedPostingSets, zeroBalances, type AccountBalances } from '../../projections/ledger/queries';
 import type { PaymentEvent, PaymentInitiated } from '../../src/domain/payment/events';
 import {
   T0,

@@ -23,6 +23,9 @@ import {
   voidDeclined,
   voidRequested,
 } from '../support/payment-fixtures';
+import { transactionsProjection } from '../../projections/transactions/module';
+import { paymentsProjection } from '../../projections/payments/module';
+import { projectionSpec, rowsOf } from '../support/projection-spec';
 import { forEachDialect } from './harness';
 
 forEachDialect('payments and operations read models', (fixture) => {
@@ -132,34 +135,6 @@ forEachDialect('payments and operations read models', (fixture) => {
     expect(capture).to.include({ operationId: captureId, type: 'capture', status: 'declined', reason: 'Authorization expired' });
   });
 
-  it('projects a decline with its reason', async function () {
-    const initiated = paymentInitiated();
-    const id = await given([initiated, paymentDeclined(initiated.data.paymentId, { reason: 'Do not honor' })]);
-
-    expect(await fixture().readModels.paymentById(id)).to.include({
-      status: 'DECLINED',
-      phase: 'declined',
-      declineReason: 'Do not honor',
-      settledAmount: 0,
-    });
-    expect(await fixture().readModels.operationsOfPayment(id)).to.have.deep.members([
-      {
-        operationId: id,
-        paymentId: id,
-        merchantId: 'merchant-1',
-        orderId: initiated.data.orderId,
-        type: 'sale',
-        status: 'declined',
-        amount: 1000,
-        currency: 'USD',
-        reason: 'Do not honor',
-        payerAction: null,
-        createdAt: T0,
-        updatedAt: T1,
-      },
-    ]);
-  });
-
   it('projects a 3DS challenge with its redirect url and params, then the settlement', async function () {
     const initiated = paymentInitiated();
     const id = initiated.data.paymentId;
@@ -189,26 +164,6 @@ forEachDialect('payments and operations read models', (fixture) => {
       updatedAt: T2,
     });
     expect((await fixture().readModels.operationsOfPayment(id))[0]).to.include({ status: 'success', payerAction: '3ds', updatedAt: T2 });
-  });
-
-  it('projects a payer redirect with an empty parameter set', async function () {
-    const initiated = paymentInitiated();
-    const id = await given([initiated, payerRedirectRequired(initiated.data.paymentId, { redirectUrl: 'https://bank.example.com/ok?x=1' })]);
-
-    expect(await fixture().readModels.paymentById(id)).to.deep.include({
-      status: 'REDIRECT',
-      redirectUrl: 'https://bank.example.com/ok?x=1',
-      redirectParams: {},
-    });
-    expect((await fixture().readModels.operationsOfPayment(id))[0]).to.include({ status: 'pending', payerAction: 'redirect' });
-  });
-
-  it('marks the initial operation unknown when the acquirer answer is lost', async function () {
-    const initiated = paymentInitiated();
-    const id = await given([initiated, paymentOutcomeUnknown(initiated.data.paymentId, { detail: 'read timeout' })]);
-
-    expect(await fixture().readModels.paymentById(id)).to.include({ status: 'PENDING', phase: 'outcome_unknown' });
-    expect((await fixture().readModels.operationsOfPayment(id))[0]).to.include({ status: 'unknown', reason: 'read timeout' });
   });
 
   it('keeps SETTLED after a partial refund and turns REFUND after the full refund', async function () {
@@ -252,24 +207,6 @@ forEachDialect('payments and operations read models', (fixture) => {
       reason: 'Refund window closed',
     });
     expect(await fixture().readModels.paymentById(id)).to.include({ status: 'SETTLED', refundedAmount: 0 });
-  });
-
-  it('projects a reversal of an authorization: REVERSAL, hold released', async function () {
-    const initiated = paymentInitiated({ kind: 'authorization' });
-    const id = initiated.data.paymentId;
-    await given([initiated, paymentAuthorized(id), ...creditVoid(id, 'reversal', 1000)]);
-
-    expect(await fixture().readModels.paymentById(id)).to.include({
-      status: 'REVERSAL',
-      phase: 'reversed',
-      heldAmount: 0,
-      reversedAmount: 1000,
-    });
-    const operations = await fixture().readModels.operationsOfPayment(id);
-    expect(operations.map((o) => [o.type, o.status, o.amount])).to.deep.equal([
-      ['authorization', 'success', 1000],
-      ['reversal', 'success', 1000],
-    ]);
   });
 
   it('projects a void, after a void the acquirer declined', async function () {
@@ -338,13 +275,103 @@ forEachDialect('payments and operations read models', (fixture) => {
       'success',
     ]);
   });
+});
 
-  it('ignores a follow-up event of a payment that was never initiated', async function () {
+describe('payments and operations rows, event by event', function () {
+  const payments = projectionSpec(paymentsProjection());
+  const operations = projectionSpec(transactionsProjection());
+  const operationColumns = ['operation_id', 'type', 'status', 'amount', 'reason', 'payer_action', 'created_at', 'updated_at'];
+
+  it('Given a sale the acquirer declined, then the payment is DECLINED with its reason and its sale operation declined', async function () {
+    const initiated = paymentInitiated();
+    const id = initiated.data.paymentId;
+    const events = [initiated, paymentDeclined(id, { reason: 'Do not honor' })];
+
+    await payments
+      .given(events)
+      .then(rowsOf('payments', ['payment_id', 'status', 'phase', 'decline_reason', 'settled_amount', 'stream_version', 'initiated_position']), [
+        { payment_id: id, status: 'DECLINED', phase: 'declined', decline_reason: 'Do not honor', settled_amount: 0, stream_version: 1, initiated_position: 1 },
+      ]);
+    await operations.given(events).then(rowsOf('transactions'), [
+      {
+        operation_id: id,
+        payment_id: id,
+        merchant_id: 'merchant-1',
+        order_id: initiated.data.orderId,
+        type: 'sale',
+        status: 'declined',
+        amount: 1000,
+        currency: 'USD',
+        reason: 'Do not honor',
+        payer_action: null,
+        created_at: T0,
+        updated_at: T1,
+        created_position: 1,
+      },
+    ]);
+  });
+
+  it('Given a payer redirect with no parameters, then the payment is REDIRECT with its URL and an empty parameter set, its operation pending on the payer', async function () {
+    const initiated = paymentInitiated();
+    const id = initiated.data.paymentId;
+    const events = [initiated, payerRedirectRequired(id, { redirectUrl: 'https://bank.example.com/ok?x=1' })];
+
+    await payments
+      .given(events)
+      .then(rowsOf('payments', ['status', 'phase', 'redirect_url', 'redirect_params']), [
+        { status: 'REDIRECT', phase: 'awaiting_redirect', redirect_url: 'https://bank.example.com/ok?x=1', redirect_params: '{}' },
+      ]);
+    await operations
+      .given(events)
+      .then(rowsOf('transactions', ['status', 'payer_action', 'updated_at']), [{ status: 'pending', payer_action: 'redirect', updated_at: T1 }]);
+  });
+
+  it('Given the acquirer answer was lost, then the payment is PENDING with outcome unknown and its operation unknown, with the detail reconciliation needs', async function () {
+    const initiated = paymentInitiated();
+    const id = initiated.data.paymentId;
+    const events = [initiated, paymentOutcomeUnknown(id, { detail: 'read timeout' })];
+
+    await payments.given(events).then(rowsOf('payments', ['status', 'phase']), [{ status: 'PENDING', phase: 'outcome_unknown' }]);
+    await operations.given(events).then(rowsOf('transactions', ['status', 'reason']), [{ status: 'unknown', reason: 'read timeout' }]);
+  });
+
+  it('Given an authorization reversed in full, then the payment is REVERSAL with its hold released, and the reversal is an operation of its own', async function () {
+    const initiated = paymentInitiated({ kind: 'authorization' });
+    const id = initiated.data.paymentId;
+    const reversal = creditVoid(id, 'reversal', 1000);
+    const reversalId = (reversal[0].data as { operationId: string }).operationId;
+    const events = [initiated, paymentAuthorized(id), ...reversal];
+
+    await payments
+      .given(events)
+      .then(rowsOf('payments', ['status', 'phase', 'held_amount', 'reversed_amount', 'stream_version']), [
+        { status: 'REVERSAL', phase: 'reversed', held_amount: 0, reversed_amount: 1000, stream_version: 3 },
+      ]);
+    // Ordered by operation id: the payment's own row and the reversal's, whichever id sorts first.
+    const rows = await operations.given(events).rows(rowsOf('transactions', operationColumns));
+    expect(rows).to.have.deep.members([
+      { operation_id: id, type: 'authorization', status: 'success', amount: 1000, reason: null, payer_action: null, created_at: T0, updated_at: T1 },
+      { operation_id: reversalId, type: 'reversal', status: 'success', amount: 1000, reason: null, payer_action: null, created_at: T3, updated_at: T3 },
+    ]);
+  });
+
+  it('Given follow-up events of a payment never initiated, then neither projection writes a row', async function () {
     const id = randomUUID();
-    await appendPaymentEvents(fixture().store, id, [paymentSettled(id), captureSucceeded(id)]);
-    await fixture().projector.catchUp();
+    const events = [paymentSettled(id), captureSucceeded(id)];
 
-    expect(await fixture().readModels.paymentById(id)).to.equal(undefined);
-    expect(await fixture().readModels.operationsOfPayment(id)).to.deep.equal([]);
+    await payments.given(events).then(rowsOf('payments'), []);
+    await operations.given(events).then(rowsOf('transactions'), []);
+  });
+
+  it('Given a payment settled in a later batch than it was initiated, then its row is folded on from the stored state, keeping its first position', async function () {
+    const initiated = paymentInitiated({ amount: 1999, amountText: '19.99' });
+    const id = initiated.data.paymentId;
+
+    await payments
+      .given([initiated])
+      .given([paymentSettled(id, { amount: 1999 })])
+      .then(rowsOf('payments', ['status', 'settled_amount', 'stream_version', 'initiated_position', 'updated_at']), [
+        { status: 'SETTLED', settled_amount: 1999, stream_version: 1, initiated_position: 1, updated_at: T1 },
+      ]);
   });
 });

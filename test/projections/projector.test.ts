@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { merchantsProjection } from '../../projections/merchants-projection';
-import { paymentsProjection } from '../../projections/payments-projection';
+import { merchantsProjection } from '../../projections/merchants/module';
+import { paymentsProjection } from '../../projections/payments/module';
 import { ReadModels } from '../../projections/read-models';
 import { allProjections } from '../../projections';
-import { transactionsProjection } from '../../projections/transactions-projection';
+import { transactionsProjection } from '../../projections/transactions/module';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { foldPayment } from '../../src/domain/payment/state';
 import { MemoryEventStore } from '../support/memory-event-store';

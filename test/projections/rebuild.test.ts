@@ -4,7 +4,7 @@ import { allProjections } from '../../projections';
 import type { Projection } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
 import { RebuildError, rebuildProjections, verifyProjections } from '../../projections/rebuild';
-import type { ReadModelDatabase } from '../../projections/schema';
+import type { ReadModelDatabase } from '../../projections/database-schema';
 import { seededRandom, seedPayments } from '../../src/cli/seed-command';
 import type { EventStore, SubscribeOptions } from '../../src/application/ports/event-store';
 import { foldPayment } from '../../src/domain/payment/state';

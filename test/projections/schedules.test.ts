@@ -12,9 +12,12 @@ import type { PaymentInitiated } from '../../src/domain/payment/events';
 import { CHAIN_EVENT_SCHEMA_VERSION, chainStreamId, type ChainEndReason, type ChainEvent } from '../../src/domain/schedule/chain-events';
 import type { ScheduleRule } from '../../src/domain/schedule/due-dates';
 import { SCHEDULE_EVENT_SCHEMA_VERSION, scheduleStreamId, type ScheduleChanges, type ScheduleEvent } from '../../src/domain/schedule/schedule-events';
-import { DUE_NOW, schedulesProjection } from '../../projections/schedules-projection';
-import type { ScheduledChainsTable, SchedulesTable } from '../../projections/schedules-schema';
+import { schedulesProjection } from '../../projections/schedules/module';
+import { DUE_NOW } from '../../projections/schedules/projection';
+import { scoped } from '../../projections/database-schema';
+import type { ScheduledChainsTable, SchedulesTable } from '../../projections/schedules/tables';
 import { appendPaymentEvents, paymentInitiated } from '../support/payment-fixtures';
+import { projectionSpec, rowsOf } from '../support/projection-spec';
 import { forEachDialect } from './harness';
 
 const MERCHANT_ID = 'merchant-1';
@@ -108,28 +111,6 @@ forEachDialect('schedules read models', (fixture) => {
   }
 
   describe('schedules', function () {
-    it('Given ScheduleCreated, then a schedules row holds the rule, active, never detached', async function () {
-      const scheduleId = randomUUID();
-      const rule: ScheduleRule = { intervalLength: 2, intervalUnit: 'week', paymentsCount: 5, delayedFirstPayment: { kind: 'to_day_of_week', dayOfWeek: 3 } };
-      await appendSchedule(scheduleId, [scheduleEvents(scheduleId).created(rule)]);
-      await project();
-
-      const row = await scheduleRow(scheduleId);
-      expect({ ...row, delayed_first_payment: JSON.parse(row!.delayed_first_payment) }).to.deep.equal({
-        schedule_id: scheduleId,
-        merchant_id: MERCHANT_ID,
-        name: 'Monthly plan',
-        interval_length: 2,
-        interval_unit: 'week',
-        payments_count: 5,
-        delayed_first_payment: { kind: 'to_day_of_week', dayOfWeek: 3 },
-        status: 'active',
-        detached_at: null,
-        created_at: CREATED_AT,
-        updated_at: CREATED_AT,
-      });
-    });
-
     it('Given updates, a pause, a resume, a detach and a delete, then the row follows each one', async function () {
       const scheduleId = randomUUID();
       const s = scheduleEvents(scheduleId);
@@ -162,55 +143,6 @@ forEachDialect('schedules read models', (fixture) => {
   });
 
   describe('chains', function () {
-    it('Given a PaymentInitiated that starts a schedule, then an open chain row is due on its first date, sequence 1', async function () {
-      const { scheduleId, chainId } = await givenOneChain();
-      await project();
-
-      expect(await chainRow(chainId)).to.deep.equal({
-        chain_id: chainId,
-        merchant_id: MERCHANT_ID,
-        schedule_id: scheduleId,
-        init_payment_id: chainId,
-        first_due_date: '2026-02-01',
-        anchor_day: 1,
-        next_sequence: 1,
-        next_due_date: '2026-02-01',
-        status: 'open',
-        end_reason: null,
-        payments_started: 0,
-        payments_skipped: 0,
-        started_at: '2026-01-01T10:00:00.000Z',
-        updated_at: '2026-01-01T10:00:00.000Z',
-      });
-    });
-
-    it('Given payments that start no schedule (a plain sale, an initial payment without schedule), then no chain row', async function () {
-      const plain = paymentInitiated();
-      const id = randomUUID();
-      const initialOnly = paymentInitiated({ paymentId: id, recurringInit: true, recurring: { role: 'initial', initPaymentId: id, token: 't' } });
-      await appendStart(plain);
-      await appendStart(initialOnly);
-      await project();
-
-      const rows = await fixture().db.selectFrom('scheduled_chains').selectAll().execute();
-      expect(rows).to.deep.equal([]);
-    });
-
-    it('Given ScheduledPaymentStarted sequence 1, then the chain moves to sequence 2 on the second date, one payment started', async function () {
-      const { chainId, c } = await givenOneChain();
-      await appendChain(chainId, [c.started(1, '2026-02-01', '2026-02-01T00:00:05.000Z')]);
-      await project();
-
-      expect(await chainRow(chainId)).to.include({
-        next_sequence: 2,
-        next_due_date: '2026-03-01',
-        status: 'open',
-        payments_started: 1,
-        payments_skipped: 0,
-        updated_at: '2026-02-01T00:00:05.000Z',
-      });
-    });
-
     it('Given ScheduledPaymentSkipped, then the chain moves on and counts the skip, not a payment', async function () {
       const { chainId, c } = await givenOneChain();
       await appendChain(chainId, [c.started(1, '2026-02-01'), c.skipped(2, '2026-03-01', '2026-03-01T00:00:07.000Z')]);
@@ -231,21 +163,6 @@ forEachDialect('schedules read models', (fixture) => {
       await project();
 
       expect(await chainRow(chainId)).to.include({ next_sequence: 4, next_due_date: DUE_NOW, status: 'open', payments_started: 2, payments_skipped: 1 });
-    });
-
-    it('Given ScheduledChainEnded, then the chain is ended with its reason and no next date', async function () {
-      const { chainId, c } = await givenOneChain();
-      await appendChain(chainId, [c.started(1, '2026-02-01'), c.ended('descheduled', '2026-02-10T00:00:00.000Z')]);
-      await project();
-
-      expect(await chainRow(chainId)).to.include({
-        status: 'ended',
-        end_reason: 'descheduled',
-        next_due_date: null,
-        next_sequence: 2,
-        payments_started: 1,
-        updated_at: '2026-02-10T00:00:00.000Z',
-      });
     });
 
     it('Given a chain anchored on the 31st, then its next dates are clamped month by month without drifting', async function () {
@@ -408,7 +325,7 @@ forEachDialect('schedules read models', (fixture) => {
       await db.deleteFrom('scheduled_chains').execute();
       await db.deleteFrom('schedules').execute();
       const projection = schedulesProjection();
-      for (const batch of batches) await db.transaction().execute((trx) => projection.apply(trx, batch));
+      for (const batch of batches) await db.transaction().execute((trx) => projection.apply(scoped(trx), batch));
       return rows();
     }
 
@@ -446,5 +363,89 @@ forEachDialect('schedules read models', (fixture) => {
       // c: started after the detach; payment 1 claimed, next is one 2-week interval later.
       expect(byFirstDate.get('2026-04-10')).to.include({ status: 'open', next_sequence: 2, next_due_date: '2026-04-24' });
     });
+  });
+});
+
+describe('schedules and chains rows, event by event', function () {
+  const spec = projectionSpec(schedulesProjection());
+
+  /** A monthly schedule of 3 and the payment that starts a chain on it, first due 2026-02-01. */
+  function oneChain() {
+    const scheduleId = randomUUID();
+    const start = chainStart(scheduleId, { initiatedAt: '2026-01-01T10:00:00.000Z', firstDueDate: '2026-02-01' });
+    const chainId = start.data.paymentId;
+    return { scheduleId, chainId, created: scheduleEvents(scheduleId).created(), start, c: chainEvents(chainId, scheduleId) };
+  }
+
+  it('Given ScheduleCreated, then a schedules row holds the rule, active, never detached', async function () {
+    const scheduleId = randomUUID();
+    const rule: ScheduleRule = { intervalLength: 2, intervalUnit: 'week', paymentsCount: 5, delayedFirstPayment: { kind: 'to_day_of_week', dayOfWeek: 3 } };
+
+    await spec.given([scheduleEvents(scheduleId).created(rule)]).then(rowsOf('schedules'), [
+      {
+        schedule_id: scheduleId,
+        merchant_id: MERCHANT_ID,
+        name: 'Monthly plan',
+        interval_length: 2,
+        interval_unit: 'week',
+        payments_count: 5,
+        delayed_first_payment: JSON.stringify({ kind: 'to_day_of_week', dayOfWeek: 3 }),
+        status: 'active',
+        detached_at: null,
+        created_at: CREATED_AT,
+        updated_at: CREATED_AT,
+      },
+    ]);
+  });
+
+  it('Given a PaymentInitiated that starts a schedule, then an open chain row is due on its first date, sequence 1', async function () {
+    const { scheduleId, chainId, created, start } = oneChain();
+
+    await spec.given([created, start]).then(rowsOf('scheduled_chains'), [
+      {
+        chain_id: chainId,
+        merchant_id: MERCHANT_ID,
+        schedule_id: scheduleId,
+        init_payment_id: chainId,
+        first_due_date: '2026-02-01',
+        anchor_day: 1,
+        next_sequence: 1,
+        next_due_date: '2026-02-01',
+        status: 'open',
+        end_reason: null,
+        payments_started: 0,
+        payments_skipped: 0,
+        started_at: '2026-01-01T10:00:00.000Z',
+        updated_at: '2026-01-01T10:00:00.000Z',
+      },
+    ]);
+  });
+
+  it('Given payments that start no schedule (a plain sale, an initial payment without schedule), then no chain row', async function () {
+    const id = randomUUID();
+    const initialOnly = paymentInitiated({ paymentId: id, recurringInit: true, recurring: { role: 'initial', initPaymentId: id, token: 't' } });
+
+    await spec.given([paymentInitiated(), initialOnly]).then(rowsOf('scheduled_chains'), []);
+  });
+
+  it('Given ScheduledPaymentStarted sequence 1, then the chain moves to sequence 2 on the second date, one payment started', async function () {
+    const { created, start, c } = oneChain();
+
+    await spec
+      .given([created, start])
+      .given([c.started(1, '2026-02-01', '2026-02-01T00:00:05.000Z')])
+      .then(rowsOf('scheduled_chains', ['next_sequence', 'next_due_date', 'status', 'payments_started', 'payments_skipped', 'updated_at']), [
+        { next_sequence: 2, next_due_date: '2026-03-01', status: 'open', payments_started: 1, payments_skipped: 0, updated_at: '2026-02-01T00:00:05.000Z' },
+      ]);
+  });
+
+  it('Given ScheduledChainEnded, then the chain is ended with its reason and no next date', async function () {
+    const { created, start, c } = oneChain();
+
+    await spec
+      .given([created, start, c.started(1, '2026-02-01'), c.ended('descheduled', '2026-02-10T00:00:00.000Z')])
+      .then(rowsOf('scheduled_chains', ['status', 'end_reason', 'next_due_date', 'next_sequence', 'payments_started', 'updated_at']), [
+        { status: 'ended', end_reason: 'descheduled', next_due_date: null, next_sequence: 2, payments_started: 1, updated_at: '2026-02-10T00:00:00.000Z' },
+      ]);
   });
 });

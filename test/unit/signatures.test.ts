@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import {
+  apmCallbackBodyHash,
+  apmCallbackHash,
   apmCreditvoidHash,
   apmSaleHash,
   apmTransIdHash,
@@ -11,6 +13,7 @@ import {
   credit2VirtualHash,
   md5hex,
   orderIdHash,
+  payoutCallbackHash,
   s2sCardCallbackHash,
   saleCardHash,
   saleTokenHash,
@@ -120,6 +123,47 @@ describe('signatures', () => {
       expect(apmCreditvoidHash('abc', 'pw')).to.equal(md5('WPCBA'));
       expect(credit2VirtualHash({ orderId: 'o1', orderAmount: '5', orderCurrency: 'XOF', password: 'pW' }))
         .to.equal(md5('FOX51OpW'));
+    });
+  });
+
+  describe('callback hashes a merchant verifies', () => {
+    it('S2S APM callback matches the decisions.md §7 test vector', () => {
+      const body =
+        'action=SALE&result=SUCCESS&status=SETTLED&order_id=ORDER-1001&trans_id=c3b0f6a2-7d5e-11ef-9f3a-0242ac120002' +
+        '&trans_date=2025-03-01+12%3A00%3A00&descriptor=SANDBOX&amount=10.00&currency=USD' +
+        '&custom_data%5Bclient%5D=abc&custom_data%5Bbasket%5D=42';
+      expect(apmCallbackBodyHash(body, PASSWORD)).to.equal('18922d38039c11030f448594b8c5bf5a');
+      // A hash field in the body is left out, wherever it stands.
+      expect(apmCallbackBodyHash(`hash=x&${body}`, PASSWORD)).to.equal('18922d38039c11030f448594b8c5bf5a');
+    });
+
+    it('S2S APM callback sorts nested keys as PHP ksort: integer keys numerically, each level on its own', () => {
+      const fields: Array<[string, string]> = [
+        ['items[10]', 'c'],
+        ['items[9]', 'b'],
+        ['items[]', 'd'],
+        ['itemsA', 'a'],
+      ];
+      // Top level: items < itemsA (a prefix sorts first); in items: 9, 10, then [] appended as 11.
+      expect(apmCallbackHash(fields, 'pw')).to.equal(md5('BCDAPW'));
+    });
+
+    it('S2S APM callback upper-cases the password with the rest and reverses bytes, not characters', () => {
+      const expected = md5(Buffer.concat([Buffer.from('é', 'utf8').reverse(), Buffer.from('PW')]));
+      expect(apmCallbackHash([['name', 'é']], 'Pw')).to.equal(expected);
+    });
+
+    it('payout callback matches the decisions.md §8 test vector', () => {
+      expect(
+        payoutCallbackHash({ transId: 'c3b0f6a2-7d5e-11ef-9f3a-0242ac120002', orderId: 'ORDER-2001', status: 'SETTLED', password: PASSWORD }),
+      ).to.equal('2e9ad43836d4fbae5059662854083dd4');
+    });
+
+    it('S2S card callback of the Formula 1 vector payment', () => {
+      const transId = 'c3b0f6a2-7d5e-11ef-9f3a-0242ac120002';
+      expect(
+        s2sCardCallbackHash({ payerEmail: 'doe@example.com', password: PASSWORD, transId, cardNumberFirst6Last4: '4111111111' }),
+      ).to.equal(md5(`${rev('doe@example.com')}${PASSWORD}${transId}${rev('4111111111')}`.toUpperCase()));
     });
   });
 

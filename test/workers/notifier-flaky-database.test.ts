@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { workerCheckpoint } from '../../projections/worker-checkpoint';
-import { CallbackQueries } from '../../projections/callback-queries';
 import { Notifier, type NotifierCheckpoint } from '../../src/application/callbacks/notifier';
+import type { DueCallbackDeliveries } from '../../src/application/ports/callback-deliveries-read-model';
 import type { CallbackRequest, CallbackResponse, CallbackSender } from '../../src/application/ports/callback-sender';
 import type { Logger } from '../../src/application/ports/logger';
 import { buildGateway, type Gateway } from '../../src/composition';
@@ -48,19 +48,12 @@ class LoopbackSender implements CallbackSender {
   close(): void {}
 }
 
-class FlakyCallbackQueries extends CallbackQueries {
-  constructor(
-    db: ConstructorParameters<typeof CallbackQueries>[0],
-    private readonly faults: FaultInjector,
-  ) {
-    super(db);
-  }
-  override due(nowIso: string, limit: number) {
-    return this.faults.call('due', () => super.due(nowIso, limit));
-  }
-  override timeoutsSince(url: string, sinceIso: string) {
-    return this.faults.call('timeoutsSince', () => super.timeoutsSince(url, sinceIso));
-  }
+/** The notifier's read-model port, failing whenever the injector says so. */
+function flakyDueDeliveries(inner: DueCallbackDeliveries, faults: FaultInjector): DueCallbackDeliveries {
+  return {
+    due: (nowIso, limit) => faults.call('due', () => inner.due(nowIso, limit)),
+    timeoutsSince: (url, sinceIso) => faults.call('timeoutsSince', () => inner.timeoutsSince(url, sinceIso)),
+  };
 }
 
 function flakyNotifier(g: Gateway, clock: TestClock, faults: FaultInjector): Notifier {
@@ -72,7 +65,7 @@ function flakyNotifier(g: Gateway, clock: TestClock, faults: FaultInjector): Not
   return new Notifier({
     store: new FlakyEventStore(g.store, faults),
     merchants: { accountById: (id) => faults.call('merchant lookup', () => g.merchants.accountById(id)) },
-    queries: new FlakyCallbackQueries(g.readDb, faults),
+    queries: flakyDueDeliveries(g.callbackQueries, faults),
     checkpoint: flakyCheckpoint,
     sender: new LoopbackSender(),
     clock,

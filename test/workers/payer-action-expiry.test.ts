@@ -6,7 +6,7 @@ forEachStore('payer action expiry', (h) => {
   const run = (timeoutMinutes = 15) => {
     const g = h();
     return expireAbandonedPayerActions({
-      db: g.gateway.readDb,
+      candidates: g.gateway.readModels,
       payments: g.gateway.payments,
       clock: g.clock,
       logger: g.gateway.logger,

@@ -15,7 +15,7 @@ forEachStore('reconciler', (h) => {
   const run = () => {
     const g = h();
     return reconcileOpenPayments({
-      db: g.gateway.readDb,
+      candidates: g.gateway.readModels,
       payments: g.gateway.payments,
       clock: g.clock,
       logger: g.gateway.logger,

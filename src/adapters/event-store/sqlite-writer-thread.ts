@@ -11,8 +11,8 @@ export type WriterMessage = { type: 'batch'; id: number; batch: BatchItem[] } | 
 export type WriterReply = { type: 'result'; id: number; result: BatchResult } | { type: 'closed' };
 
 export function startWriterThread(filename: string): Worker {
-  // The thread loads this TypeScript file through the same loader as the main thread.
-  const bootstrap = `require('tsx/cjs'); require(${JSON.stringify(__filename)});`;
+  // Run from the sources (tsx) the thread needs the TypeScript loader too; compiled JavaScript does not.
+  const bootstrap = `${__filename.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(__filename)});`;
   return new Worker(bootstrap, { eval: true, workerData: { sqliteWriterFile: filename } });
 }
 

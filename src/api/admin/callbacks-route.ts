@@ -7,9 +7,9 @@
  *   POST /admin/callbacks/:delivery_id/redeliver
  */
 import type Router from '@koa/router';
-import type { CallbackQueries } from '../../../projections/callback-queries';
 import { requestRedelivery } from '../../application/callbacks/redelivery';
 import type { Notifier } from '../../application/callbacks/notifier';
+import type { CallbackDeliveriesReadModel } from '../../application/ports/callback-deliveries-read-model';
 import type { Clock } from '../../application/ports/clock';
 import type { EventStore } from '../../application/ports/event-store';
 import { DomainError } from '../../domain/errors';
@@ -18,7 +18,7 @@ import { ApiError, errors } from '../errors';
 
 export interface CallbackAdminDeps {
   store: EventStore;
-  queries: CallbackQueries;
+  queries: CallbackDeliveriesReadModel;
   notifier: Pick<Notifier, 'sendIfDue'>;
   clock: Clock;
   /** Waits until the read models include what was just written (read-your-writes). */

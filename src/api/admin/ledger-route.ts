@@ -3,15 +3,13 @@
  * currency and account, from postings dated at or before `as_of` (default: all of them).
  */
 import type Router from '@koa/router';
-import type { Kysely } from 'kysely';
-import { ledgerBalances } from '../../../projections/ledger-queries';
-import type { ReadModelDatabase } from '../../../projections/schema';
+import type { LedgerReadModel } from '../../application/ports/ledger-read-model';
 import { balanceView, parseAsOf } from '../../domain/ledger/balance-report';
 import { isCurrency } from '../../domain/money';
 import { type FieldError, errors } from '../errors';
 
 export interface LedgerAdminDeps {
-  db: Kysely<ReadModelDatabase>;
+  ledger: LedgerReadModel;
   /** Waits until the read models include what was appended so far. */
   catchUp(): Promise<unknown>;
 }
@@ -39,7 +37,7 @@ export function registerLedgerAdminRoutes(router: Router, deps: LedgerAdminDeps)
     if (fieldErrors.length) throw errors.invalid(fieldErrors);
 
     await deps.catchUp();
-    const balances = await ledgerBalances(deps.db, { merchantId, currency, asOf: asOf ?? undefined });
+    const balances = await deps.ledger.balances({ merchantId, currency, asOf: asOf ?? undefined });
     ctx.body = { result: 'SUCCESS', as_of: asOf?.toISOString() ?? null, balances: balances.map(balanceView) };
   });
 }

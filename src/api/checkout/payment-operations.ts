@@ -12,13 +12,13 @@
  * and reconciliation will settle it); the callback follows either way.
  */
 import type { PaymentService } from '../../application/payments';
+import type { PaymentReadModel } from '../../application/ports/payment-read-model';
 import { orderStatusOf } from '../../domain/checkout/order-status';
 import { DomainError } from '../../domain/errors';
 import { formatMinor, parseAmount } from '../../domain/money';
 import type { FollowUpResult } from '../../domain/payment/commands';
 import type { ExistingPayment } from '../../domain/payment/state';
 import { checkoutHash } from '../../domain/signatures';
-import type { ReadModels } from '../../../projections';
 import { throwApiError } from '../domain-errors';
 import { ApiError, errors, type FieldError } from '../errors';
 import { requireHash, type CheckoutRequest } from './merchant-request';
@@ -26,7 +26,7 @@ import { checkoutPaymentStatus } from './status-response';
 
 export interface OperationDeps {
   payments: PaymentService;
-  readModels: ReadModels;
+  readModels: PaymentReadModel;
 }
 
 export const MAX_STATUS_SIZE = 100;

@@ -11,8 +11,8 @@ import type { NotificationUrlCheck } from '../../application/callbacks/notificat
 import type { MerchantService } from '../../application/merchant-service';
 import type { PaymentService } from '../../application/payments';
 import type { Clock } from '../../application/ports/clock';
+import type { PaymentReadModel } from '../../application/ports/payment-read-model';
 import type { Environment } from '../../domain/merchant/events';
-import type { ReadModels } from '../../../projections';
 import { errors, type FieldError } from '../errors';
 import { compileJsonValidator, type JsonValidator } from './field-errors';
 import { checkoutRequest, type CheckoutRequest } from './merchant-request';
@@ -29,7 +29,7 @@ export interface CheckoutApiDeps {
   payments: PaymentService;
   schedules: ScheduleService;
   checkout: CheckoutService;
-  readModels: ReadModels;
+  readModels: PaymentReadModel;
   clock: Clock;
   environment: Environment;
   ajv: Ajv;

@@ -18,7 +18,6 @@
  * delivery's own stream. A notifier that dies mid-attempt leaves a claim whose lease runs out; the
  * next one records the attempt as interrupted and sends again under the same delivery id.
  */
-import type { CallbackQueries } from '../../../projections/callback-queries';
 import type { CallbackCommand } from '../../domain/callback-delivery/commands';
 import { callbackStreamId } from '../../domain/callback-delivery/events';
 import type { DeliveryState, ExistingDelivery } from '../../domain/callback-delivery/state';
@@ -31,6 +30,7 @@ import { evolvePayment, initialPaymentState, type PaymentState } from '../../dom
 import { handleCommand, loadState, toDomainEvent } from '../command-handler';
 import type { MerchantAccount } from '../merchant-service';
 import type { CallbackSender } from '../ports/callback-sender';
+import type { DueCallbackDeliveries } from '../ports/callback-deliveries-read-model';
 import type { Clock } from '../ports/clock';
 import { WrongExpectedVersionError, type EventStore, type StoredEvent, type Subscription } from '../ports/event-store';
 import type { Logger } from '../ports/logger';
@@ -65,7 +65,7 @@ export const DEFAULT_RETRY_BACKOFF: RetryBackoff = { initialMs: 100, maxMs: 30_0
 export interface NotifierDeps {
   store: EventStore;
   merchants: { accountById(merchantId: string): Promise<MerchantAccount | undefined> };
-  queries: CallbackQueries;
+  queries: DueCallbackDeliveries;
   checkpoint: NotifierCheckpoint;
   sender: CallbackSender;
   clock: Clock;

@@ -4,17 +4,13 @@
  * stream.
  */
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { StoredEvent } from '../src/application/ports/event-store';
-import type { LinkTarget } from '../src/domain/checkout/session-events';
-import type { Environment, MerchantEvent, PaymentMode } from '../src/domain/merchant/events';
-import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../src/domain/merchant/state';
-import { protocolMappingOf } from '../src/domain/merchant/protocol-mapping';
-import { upsertRows, type UpsertSpec } from './bulk-upsert';
-import { chunked } from './database';
-import type { Projection } from './projector';
-import type { MerchantsTable, ReadModelDatabase } from './schema';
-
-export const MERCHANTS_PROJECTION = 'merchants';
+import type { StoredEvent } from '../../src/application/ports/event-store';
+import type { LinkTarget } from '../../src/domain/checkout/session-events';
+import type { Environment, MerchantEvent, PaymentMode } from '../../src/domain/merchant/events';
+import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../../src/domain/merchant/state';
+import { protocolMappingOf } from '../../src/domain/merchant/protocol-mapping';
+import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
+import type { MerchantsTable, MerchantsTables } from './tables';
 
 const MERCHANT_TYPES: ReadonlySet<string> = new Set<MerchantEvent['type']>(['MerchantRegistered', 'MerchantSettingsChanged']);
 
@@ -35,7 +31,7 @@ const UPDATABLE_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof MerchantsTable)[];
 
-const UPSERT: UpsertSpec<'merchants'> = {
+const UPSERT: UpsertSpec<MerchantsTables, 'merchants'> = {
   table: 'merchants',
   columns: ['merchant_id', ...UPDATABLE_COLUMNS],
   key: ['merchant_id'],
@@ -85,37 +81,32 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
   };
 }
 
-export function merchantsProjection(): Projection {
-  return {
-    name: MERCHANTS_PROJECTION,
-    tables: ['merchants'],
-    async apply(trx: Transaction<ReadModelDatabase>, events: StoredEvent[]): Promise<void> {
-      const relevant = events.filter((e) => MERCHANT_TYPES.has(e.type));
-      if (relevant.length === 0) return;
+/** Folds the batch's merchant events into the merchants' rows. */
+export async function applyToMerchants(trx: Transaction<MerchantsTables>, events: StoredEvent[]): Promise<void> {
+  const relevant = events.filter((e) => MERCHANT_TYPES.has(e.type));
+  if (relevant.length === 0) return;
 
-      const ids = [...new Set(relevant.map((e) => String(e.data.merchantId)))];
-      const states = new Map<string, MerchantState>();
-      for (const part of chunked(ids, 5_000)) {
-        const rows = await trx.selectFrom('merchants').selectAll().where('merchant_id', 'in', part).execute();
-        for (const row of rows) states.set(row.merchant_id, merchantStateOfRow(row));
-      }
+  const ids = [...new Set(relevant.map((e) => String(e.data.merchantId)))];
+  const states = new Map<string, MerchantState>();
+  for (const part of chunked(ids, 5_000)) {
+    const rows = await trx.selectFrom('merchants').selectAll().where('merchant_id', 'in', part).execute();
+    for (const row of rows) states.set(row.merchant_id, merchantStateOfRow(row));
+  }
 
-      const changed = new Set<string>();
-      for (const event of relevant) {
-        const id = String(event.data.merchantId);
-        const before = states.get(id) ?? initialMerchantState();
-        const after = evolveMerchant(before, { type: event.type, data: event.data } as unknown as MerchantEvent);
-        if (after === before) continue;
-        states.set(id, after);
-        changed.add(id);
-      }
+  const changed = new Set<string>();
+  for (const event of relevant) {
+    const id = String(event.data.merchantId);
+    const before = states.get(id) ?? initialMerchantState();
+    const after = evolveMerchant(before, { type: event.type, data: event.data } as unknown as MerchantEvent);
+    if (after === before) continue;
+    states.set(id, after);
+    changed.add(id);
+  }
 
-      const rows: Insertable<MerchantsTable>[] = [];
-      for (const id of changed) {
-        const state = states.get(id);
-        if (state?.exists) rows.push(merchantRow(state));
-      }
-      await upsertRows(trx, UPSERT, rows);
-    },
-  };
+  const rows: Insertable<MerchantsTable>[] = [];
+  for (const id of changed) {
+    const state = states.get(id);
+    if (state?.exists) rows.push(merchantRow(state));
+  }
+  await upsertRows(trx, UPSERT, rows);
 }

@@ -1,23 +1,17 @@
 /** Queries on the callback-deliveries read model, for notifiers (due work) and operators (listings). */
-import type { Kysely, Selectable } from 'kysely';
-import { DELIVERY_FACT_COLUMNS, type CallbackAttemptsTable, type CallbackDeliveriesTable } from './callback-deliveries-schema';
-import type { ReadModelDatabase } from './schema';
-
-export type DeliveryRow = Omit<Selectable<CallbackDeliveriesTable>, 'scheduled_position' | 'state'>;
-export type AttemptRow = Selectable<CallbackAttemptsTable>;
+import type { Kysely } from 'kysely';
+import type {
+  CallbackAttemptRecord,
+  CallbackDeliveriesReadModel,
+  CallbackDeliveryRecord,
+  ListDeliveriesFilter,
+} from '../../src/application/ports/callback-deliveries-read-model';
+import { DELIVERY_FACT_COLUMNS, type CallbackDeliveriesTables } from './tables';
 
 const DELIVERY_COLUMNS = ['delivery_id', ...DELIVERY_FACT_COLUMNS] as const;
 
-export interface ListDeliveriesFilter {
-  paymentId?: string;
-  merchantId?: string;
-  /** Only deliveries that failed for good or whose last attempt failed. */
-  failed?: boolean;
-  limit?: number;
-}
-
-export class CallbackQueries {
-  constructor(private readonly db: Kysely<ReadModelDatabase>) {}
+export class CallbackQueries implements CallbackDeliveriesReadModel {
+  constructor(private readonly db: Kysely<CallbackDeliveriesTables>) {}
 
   /** Deliveries whose next attempt is due, and attempts whose sender vanished (lease run out). */
   async due(nowIso: string, limit: number): Promise<Array<{ delivery_id: string; url: string }>> {
@@ -47,7 +41,7 @@ export class CallbackQueries {
     return rows.map((r) => r.finished_at!).filter(Boolean);
   }
 
-  async list(filter: ListDeliveriesFilter = {}): Promise<DeliveryRow[]> {
+  async list(filter: ListDeliveriesFilter = {}): Promise<CallbackDeliveryRecord[]> {
     let query = this.db.selectFrom('callback_deliveries').select(DELIVERY_COLUMNS);
     if (filter.paymentId) query = query.where('payment_id', '=', filter.paymentId);
     if (filter.merchantId) query = query.where('merchant_id', '=', filter.merchantId);
@@ -62,7 +56,7 @@ export class CallbackQueries {
       .execute();
   }
 
-  async byId(deliveryId: string): Promise<{ delivery: DeliveryRow; body: string; attempts: AttemptRow[] } | undefined> {
+  async byId(deliveryId: string): Promise<{ delivery: CallbackDeliveryRecord; body: string; attempts: CallbackAttemptRecord[] } | undefined> {
     const row = await this.db
       .selectFrom('callback_deliveries')
       .select([...DELIVERY_COLUMNS, 'state'])

@@ -4,23 +4,14 @@
  * Sums are cast back to bigint in SQL, so both dialects hand back numbers of minor units.
  */
 import { type Kysely, sql } from 'kysely';
-import { LEDGER_ACCOUNTS, type LedgerAccount } from '../src/domain/ledger/accounts';
-import type { ReadModelDatabase } from './schema';
+import type { BalanceFilter, LedgerBalance, LedgerReadModel } from '../../src/application/ports/ledger-read-model';
+import { LEDGER_ACCOUNTS, type LedgerAccount } from '../../src/domain/ledger/accounts';
+import type { LedgerTables } from './tables';
 
-export interface LedgerBalance {
-  merchantId: string;
-  currency: string;
-  account: LedgerAccount;
-  /** Signed minor units. */
-  balance: number;
-}
+export type { BalanceFilter, LedgerBalance };
 
-export interface BalanceFilter {
-  merchantId?: string;
-  currency?: string;
-  /** Inclusive: postings whose business time is at or before it. Absent: everything. */
-  asOf?: Date;
-}
+/** Any read-model connection, seeing only the ledger's tables. */
+const ledgerOf = <DB extends LedgerTables>(db: Kysely<DB>): Kysely<LedgerTables> => db as unknown as Kysely<LedgerTables>;
 
 export interface LedgerPosting {
   postingSetId: string;
@@ -49,7 +40,8 @@ export const zeroBalances = (): AccountBalances =>
   Object.fromEntries(LEDGER_ACCOUNTS.map((account) => [account, 0])) as AccountBalances;
 
 /** Balance of every account with postings, ordered by merchant, currency and account. */
-export async function ledgerBalances(db: Kysely<ReadModelDatabase>, filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
+export async function ledgerBalances<DB extends LedgerTables>(from: Kysely<DB>, filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
+  const db = ledgerOf(from);
   let query = db
     .selectFrom('ledger_postings')
     .select(['merchant_id', 'currency', 'account', sumOfAmounts.as('balance')])
@@ -71,7 +63,8 @@ export async function ledgerBalances(db: Kysely<ReadModelDatabase>, filter: Bala
 }
 
 /** A payment's postings in the order they happened, and its balance on every account. */
-export async function paymentLedger(db: Kysely<ReadModelDatabase>, paymentId: string): Promise<PaymentLedger> {
+export async function paymentLedger<DB extends LedgerTables>(from: Kysely<DB>, paymentId: string): Promise<PaymentLedger> {
+  const db = ledgerOf(from);
   const rows = await db
     .selectFrom('ledger_postings')
     .select(['posting_set_id', 'line', 'merchant_id', 'currency', 'account', 'amount', 'payment_id', 'operation_id', 'event_type', 'occurred_at'])
@@ -101,7 +94,8 @@ export async function paymentLedger(db: Kysely<ReadModelDatabase>, paymentId: st
 }
 
 /** Balances of every payment with postings, keyed by payment id: one query for a whole check. */
-export async function balancesByPayment(db: Kysely<ReadModelDatabase>): Promise<Map<string, AccountBalances>> {
+export async function balancesByPayment<DB extends LedgerTables>(from: Kysely<DB>): Promise<Map<string, AccountBalances>> {
+  const db = ledgerOf(from);
   const rows = await db
     .selectFrom('ledger_postings')
     .select(['payment_id', 'account', sumOfAmounts.as('balance')])
@@ -117,7 +111,8 @@ export async function balancesByPayment(db: Kysely<ReadModelDatabase>): Promise<
 }
 
 /** Posting sets whose lines do not sum to zero, with their sum; empty when the ledger balances. */
-export async function unbalancedPostingSets(db: Kysely<ReadModelDatabase>): Promise<{ postingSetId: string; sum: number }[]> {
+export async function unbalancedPostingSets<DB extends LedgerTables>(from: Kysely<DB>): Promise<{ postingSetId: string; sum: number }[]> {
+  const db = ledgerOf(from);
   const rows = await db
     .selectFrom('ledger_postings')
     .select(['posting_set_id', sumOfAmounts.as('total')])
@@ -125,4 +120,12 @@ export async function unbalancedPostingSets(db: Kysely<ReadModelDatabase>): Prom
     .having(sql`sum(amount)`, '<>', 0)
     .execute();
   return rows.map((row) => ({ postingSetId: row.posting_set_id, sum: Number(row.total) }));
+}
+
+export class LedgerQueries implements LedgerReadModel {
+  constructor(private readonly db: Kysely<LedgerTables>) {}
+
+  balances(filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
+    return ledgerBalances(this.db, filter);
+  }
 }

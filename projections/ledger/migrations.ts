@@ -1,98 +1,8 @@
 /**
- * Tables and analyst views of the ledger projection (docs/ledger.md describes them for analysts).
- * Same conventions as the other read models: amounts are 64-bit integers of minor units, times the
- * ISO-8601 UTC strings the events carry (so `substr(t, 1, 10)` is the UTC day on both dialects),
- * positions bigint and only compared inside SQL.
+ * The ledger's tables and its analyst views (docs/ledger.md describes them for analysts).
  */
-import { type ColumnType, type Kysely, PostgresAdapter, sql } from 'kysely';
-import type { PositionColumn, ReadModelDatabase } from './schema';
-
-export interface LedgerPostingsTable {
-  /** Id of the event that moved the money: one posting set per event. */
-  posting_set_id: string;
-  /** 0-based line within the set. */
-  line: number;
-  merchant_id: string;
-  currency: string;
-  account: string;
-  /** Signed minor units: positive adds to the account's balance, negative takes from it. */
-  amount: number;
-  payment_id: string;
-  /** Capture, void, refund or reversal id; null for the payment's own sale or authorization. */
-  operation_id: string | null;
-  event_type: string;
-  event_position: PositionColumn;
-  /** Business time of the event (when the acquirer answered), not when the store recorded it. */
-  occurred_at: string;
-}
-
-export interface LedgerPaymentsTable {
-  payment_id: string;
-  merchant_id: string;
-  currency: string;
-  kind: string;
-  initiated_at: string;
-  /** pending, approved or declined. */
-  outcome: string;
-  decided_at: string | null;
-  /** The hold still open: equals the payment's `authorized_holds` balance. */
-  held_amount: number;
-}
-
-/** A view: nothing is ever written to it. */
-type ViewColumn<T> = ColumnType<T, never, never>;
-
-export interface DailyVolumeView {
-  merchant_id: ViewColumn<string>;
-  currency: ViewColumn<string>;
-  /** UTC day, YYYY-MM-DD. */
-  day: ViewColumn<string>;
-  settled_count: ViewColumn<number>;
-  settled_amount: ViewColumn<number>;
-  refund_count: ViewColumn<number>;
-  refunded_amount: ViewColumn<number>;
-  void_count: ViewColumn<number>;
-  voided_amount: ViewColumn<number>;
-  /** settled - refunded - voided. */
-  net_amount: ViewColumn<number>;
-}
-
-export interface ApprovalRateView {
-  merchant_id: ViewColumn<string>;
-  currency: ViewColumn<string>;
-  approved_count: ViewColumn<number>;
-  declined_count: ViewColumn<number>;
-  /** approved / (approved + declined), between 0 and 1. */
-  approval_rate: ViewColumn<number>;
-}
-
-export interface DailyApprovalRateView extends ApprovalRateView {
-  day: ViewColumn<string>;
-}
-
-export interface RefundRateView {
-  merchant_id: ViewColumn<string>;
-  currency: ViewColumn<string>;
-  settled_count: ViewColumn<number>;
-  settled_amount: ViewColumn<number>;
-  refund_count: ViewColumn<number>;
-  refunded_amount: ViewColumn<number>;
-  /** refunded_amount / settled_amount; null before anything settled. */
-  refund_amount_rate: ViewColumn<number | null>;
-  /** refund_count / settled_count; null before anything settled. */
-  refund_count_rate: ViewColumn<number | null>;
-}
-
-export interface LedgerTables {
-  ledger_postings: LedgerPostingsTable;
-  ledger_payments: LedgerPaymentsTable;
-  v_daily_volume: DailyVolumeView;
-  v_approval_rate: ApprovalRateView;
-  v_approval_rate_daily: DailyApprovalRateView;
-  v_refund_rate: RefundRateView;
-}
-
-export const LEDGER_TABLES = ['ledger_postings', 'ledger_payments'] as const;
+import { PostgresAdapter, sql } from 'kysely';
+import type { SchemaDb } from '../projection-module';
 
 /**
  * SQL that reads the same on SQLite and PostgreSQL: sums are cast back to bigint (PostgreSQL sums
@@ -147,7 +57,7 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
     group by merchant_id, currency`,
 };
 
-export async function createLedgerTables(db: Kysely<ReadModelDatabase>): Promise<void> {
+export async function migrateLedger(db: SchemaDb): Promise<void> {
   await db.schema
     .createTable('ledger_postings')
     .ifNotExists()
@@ -205,7 +115,7 @@ export async function createLedgerTables(db: Kysely<ReadModelDatabase>): Promise
  * PostgreSQL has `create or replace view` for that (the migration runs under its lock); SQLite has
  * not, so a view whose stored text differs is dropped and created again in one transaction.
  */
-async function createLedgerViews(db: Kysely<ReadModelDatabase>): Promise<void> {
+async function createLedgerViews(db: SchemaDb): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     for (const [name, body] of Object.entries(LEDGER_VIEWS)) await sql.raw(`create or replace view ${name} as ${body}`).execute(db);
     return;
@@ -223,7 +133,7 @@ async function createLedgerViews(db: Kysely<ReadModelDatabase>): Promise<void> {
 }
 
 /** Views first: PostgreSQL refuses to drop a table a view still reads. */
-export async function dropLedgerTables(db: Kysely<ReadModelDatabase>): Promise<void> {
+export async function dropLedger(db: SchemaDb): Promise<void> {
   for (const view of Object.keys(LEDGER_VIEWS)) await sql.raw(`drop view if exists ${view}`).execute(db);
-  for (const table of LEDGER_TABLES) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['ledger_postings', 'ledger_payments']) await db.schema.dropTable(table).ifExists().execute();
 }

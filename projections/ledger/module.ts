@@ -1,0 +1,16 @@
+import type { ProjectionModule } from '../projection-module';
+import { dropLedger, migrateLedger } from './migrations';
+import { applyToLedger } from './projection';
+import type { LedgerTables } from './tables';
+
+export const LEDGER_PROJECTION = 'ledger';
+
+export function ledgerProjection(): ProjectionModule<LedgerTables> {
+  return {
+    name: LEDGER_PROJECTION,
+    tables: ['ledger_postings', 'ledger_payments'],
+    migrate: migrateLedger,
+    drop: dropLedger,
+    apply: applyToLedger,
+  };
+}

@@ -1,0 +1,49 @@
+import type { SchemaDb } from '../projection-module';
+
+export async function migratePayments(db: SchemaDb): Promise<void> {
+  await db.schema
+    .createTable('payments')
+    .ifNotExists()
+    .addColumn('payment_id', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('order_id', 'text', (c) => c.notNull())
+    .addColumn('channel', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('phase', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('amount_text', 'text', (c) => c.notNull())
+    .addColumn('held_amount', 'bigint', (c) => c.notNull())
+    .addColumn('settled_amount', 'bigint', (c) => c.notNull())
+    .addColumn('refunded_amount', 'bigint', (c) => c.notNull())
+    .addColumn('reversed_amount', 'bigint', (c) => c.notNull())
+    .addColumn('descriptor', 'text')
+    .addColumn('decline_reason', 'text')
+    .addColumn('card_mask', 'text', (c) => c.notNull())
+    .addColumn('card_brand', 'text', (c) => c.notNull())
+    .addColumn('card_exp_month', 'text', (c) => c.notNull())
+    .addColumn('card_exp_year', 'text', (c) => c.notNull())
+    .addColumn('card_token', 'text')
+    .addColumn('payer_email', 'text')
+    .addColumn('term_url_3ds', 'text')
+    .addColumn('notification_url', 'text')
+    .addColumn('redirect_url', 'text')
+    .addColumn('redirect_params', 'text')
+    .addColumn('initiated_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('initiated_position', 'bigint', (c) => c.notNull())
+    .addColumn('stream_version', 'bigint', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('payments_merchant_order_idx')
+    .ifNotExists()
+    .on('payments')
+    .columns(['merchant_id', 'order_id', 'initiated_at'])
+    .execute();
+}
+
+export async function dropPayments(db: SchemaDb): Promise<void> {
+  await db.schema.dropTable('payments').ifExists().execute();
+}

@@ -1,0 +1,96 @@
+/** Reading the payments read model: status lookups, and candidates for the payer-action and reconciliation workers. */
+import type { Kysely, Selectable } from 'kysely';
+import type { AbandonedPayerAction, PayerActionsDue } from '../../src/application/ports/payer-actions-due';
+import type { PaymentRecord } from '../../src/application/ports/payment-read-model';
+import type { PaymentKind } from '../../src/domain/payment/events';
+import type { ExistingPayment, PaymentPhase, PaymentStatus } from '../../src/domain/payment/state';
+import { PAYMENT_COLUMNS } from './projection';
+import type { PaymentsTable, PaymentsTables } from './tables';
+
+type PaymentSelect = Omit<Selectable<PaymentsTable>, 'initiated_position'>;
+
+export function toPaymentRecord(row: PaymentSelect): PaymentRecord {
+  return {
+    paymentId: row.payment_id,
+    merchantId: row.merchant_id,
+    orderId: row.order_id,
+    channel: row.channel,
+    kind: row.kind as PaymentKind,
+    status: row.status as PaymentStatus,
+    phase: row.phase as PaymentPhase,
+    currency: row.currency,
+    amount: Number(row.amount),
+    amountText: row.amount_text,
+    heldAmount: Number(row.held_amount),
+    settledAmount: Number(row.settled_amount),
+    refundedAmount: Number(row.refunded_amount),
+    reversedAmount: Number(row.reversed_amount),
+    descriptor: row.descriptor,
+    declineReason: row.decline_reason,
+    cardMask: row.card_mask,
+    cardBrand: row.card_brand,
+    cardExpMonth: row.card_exp_month,
+    cardExpYear: row.card_exp_year,
+    cardToken: row.card_token,
+    payerEmail: row.payer_email,
+    termUrl3ds: row.term_url_3ds,
+    notificationUrl: row.notification_url,
+    redirectUrl: row.redirect_url,
+    redirectParams: row.redirect_params === null ? null : (JSON.parse(row.redirect_params) as Record<string, string>),
+    initiatedAt: row.initiated_at,
+    updatedAt: row.updated_at,
+    streamVersion: Number(row.stream_version),
+    state: JSON.parse(row.state) as ExistingPayment,
+  };
+}
+
+export class PaymentQueries implements PayerActionsDue {
+  constructor(private readonly db: Kysely<PaymentsTables>) {}
+
+  async paymentById(paymentId: string): Promise<PaymentRecord | undefined> {
+    const row = await this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('payment_id', '=', paymentId).executeTakeFirst();
+    return row && toPaymentRecord(row);
+  }
+
+  async latestPaymentByOrder(merchantId: string, orderId: string): Promise<PaymentRecord | undefined> {
+    const [latest] = await this.paymentsByOrder(merchantId, orderId, 1);
+    return latest;
+  }
+
+  /** Newest first; payments initiated in the same instant come in the order they were recorded. */
+  async paymentsByOrder(merchantId: string, orderId: string, limit: number): Promise<PaymentRecord[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .select(PAYMENT_COLUMNS)
+      .where('merchant_id', '=', merchantId)
+      .where('order_id', '=', orderId)
+      .orderBy('initiated_at', 'desc')
+      .orderBy('initiated_position', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toPaymentRecord);
+  }
+
+  async abandonedPayerActions(cutoffIso: string, limit: number): Promise<AbandonedPayerAction[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .select(['payment_id', 'phase'])
+      .where('phase', 'in', ['awaiting_3ds', 'awaiting_redirect'])
+      .where('updated_at', '<', cutoffIso)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ paymentId: row.payment_id, phase: row.phase as AbandonedPayerAction['phase'] }));
+  }
+
+  /** Payments whose sale or authorization has no recorded acquirer answer, last changed before `cutoffIso`. */
+  async unansweredPayments(cutoffIso: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .select('payment_id')
+      .where('phase', 'in', ['initiated', 'outcome_unknown'])
+      .where('updated_at', '<', cutoffIso)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.payment_id);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * S2S status lookups over the payment read-model port. The port returns payment records; like the
+ * Checkout API, which shows `record.state` in its own shape, the S2S API turns the state into its
+ * view here, so the composition root only connects the port.
+ */
+import type { PaymentReadModel } from '../application/ports/payment-read-model';
+import type { PaymentQueries } from './s2s/post-route';
+import { viewOf } from './s2s/responses';
+
+export function s2sStatusQueries(payments: PaymentReadModel): PaymentQueries {
+  return {
+    async paymentView(paymentId) {
+      const record = await payments.paymentById(paymentId);
+      return record && { ...viewOf(record.state), merchantId: record.merchantId };
+    },
+    async latestPaymentViewByOrder(merchantId, orderId) {
+      const record = await payments.latestPaymentByOrder(merchantId, orderId);
+      return record && viewOf(record.state);
+    },
+    catchUpToHead: (timeoutMs) => payments.catchUpToHead(timeoutMs),
+  };
+}

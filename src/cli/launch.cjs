@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Starts the gateway and its CLI from JavaScript compiled into dist/, so a command starts in a
+ * fraction of a second instead of loading a TypeScript compiler first. `npm start` and
+ * `npm run gateway` come through here:
+ *
+ *   node src/cli/launch.cjs main [args]   the gateway (dist/src/main.js)
+ *   node src/cli/launch.cjs cli [args]    the CLI (dist/src/cli/index.js)
+ *   node src/cli/launch.cjs build         compile src/ and projections/ into dist/ now
+ *
+ * dist/ is compiled again whenever the sources differ from what it was built from (a digest of
+ * every source file, kept in dist/build-info.json), so it is never stale. Compiling is
+ * transpiling only, the same transform tsx applies when the tests run the sources; types are
+ * checked by `npm run typecheck`. Where dist/ cannot be written or no compiler is installed (a
+ * read-only image), the sources run through tsx instead, as before.
+ *
+ * Plain JavaScript on purpose: it has to run before anything is compiled. It lives in src/ so that
+ * whatever ships the sources ships it too.
+ */
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '../..');
+const DIST = path.join(ROOT, 'dist');
+const INFO = path.join(DIST, 'build-info.json');
+const SOURCE_DIRS = ['src', 'projections'];
+/** Files whose change changes the output. */
+const BUILD_INPUTS = ['tsconfig.json', 'package.json'];
+const ENTRIES = {
+  main: { js: 'dist/src/main.js', ts: 'src/main.ts' },
+  cli: { js: 'dist/src/cli/index.js', ts: 'src/cli/index.ts' },
+};
+
+function sourceFiles() {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.(ts|cjs|js|json)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(rel);
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(dir);
+  return out.sort();
+}
+
+/** A digest of every input: what dist/ was built from, whatever the files' times say. */
+function sourceDigest(files) {
+  const hash = crypto.createHash('sha256');
+  for (const rel of [...files, ...BUILD_INPUTS]) {
+    hash.update(rel).update('\0');
+    try {
+      hash.update(fs.readFileSync(path.join(ROOT, rel)));
+    } catch {
+      hash.update('(missing)');
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function builtDigest() {
+  try {
+    return JSON.parse(fs.readFileSync(INFO, 'utf8')).sourceDigest;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compiles into a fresh directory and swaps it in, so a process starting meanwhile never loads a
+ * half-written dist/. Throws when it cannot (no compiler, read-only directory).
+ */
+function build(files, digest) {
+  const esbuild = require('esbuild');
+  const staging = `${DIST}.building-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  try {
+    esbuild.buildSync({
+      entryPoints: files.filter((f) => f.endsWith('.ts')).map((f) => path.join(ROOT, f)),
+      outdir: staging,
+      outbase: ROOT,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: true,
+      tsconfig: path.join(ROOT, 'tsconfig.json'),
+      // `await import('./x')` becomes a require, as TypeScript's CommonJS output has it.
+      supported: { 'dynamic-import': false },
+      logLevel: 'error',
+    });
+    for (const rel of files.filter((f) => !f.endsWith('.ts'))) {
+      fs.mkdirSync(path.dirname(path.join(staging, rel)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, rel), path.join(staging, rel));
+    }
+    fs.writeFileSync(path.join(staging, 'build-info.json'), `${JSON.stringify({ sourceDigest: digest, builtAt: new Date().toISOString() }, null, 2)}\n`);
+    const old = `${DIST}.old-${process.pid}`;
+    if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
+    fs.renameSync(staging, DIST);
+    fs.rmSync(old, { recursive: true, force: true });
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Builds when dist/ is missing or stale; false when it cannot be built here. */
+function ensureBuilt({ force = false, quiet = false } = {}) {
+  const files = sourceFiles();
+  const digest = sourceDigest(files);
+  if (!force && builtDigest() === digest) return true;
+  try {
+    const started = Date.now();
+    if (!quiet) process.stderr.write('Compiling src/ into dist/ (the sources changed since the last build)...');
+    build(files, digest);
+    if (!quiet) process.stderr.write(` done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return true;
+  } catch (error) {
+    if (!quiet) process.stderr.write(` not possible here (${error.code || error.message}); running the sources through tsx\n`);
+    return false;
+  }
+}
+
+/** Runs `file` as its own process, passing signals on and exiting as it exits. */
+function runChild(args) {
+  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  const forward = (signal) => () => child.kill(signal);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const handlers = signals.map((signal) => [signal, forward(signal)]);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  child.on('exit', (code, signal) => {
+    for (const [s, handler] of handlers) process.off(s, handler);
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+}
+
+function main(argv) {
+  const [what, ...args] = argv;
+  if (what === 'build') {
+    process.exit(ensureBuilt({ force: true }) ? 0 : 1);
+  }
+  const entry = ENTRIES[what];
+  if (!entry) {
+    process.stderr.write('usage: node src/cli/launch.cjs main|cli [args...] | build\n');
+    process.exit(2);
+  }
+  if (ensureBuilt()) runChild([path.join(ROOT, entry.js), ...args]);
+  else runChild(['--import', 'tsx', path.join(ROOT, entry.ts), ...args]);
+}
+
+main(process.argv.slice(2));

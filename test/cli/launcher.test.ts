@@ -1,0 +1,83 @@
+/**
+ * `npm start` and `npm run gateway` run JavaScript compiled into dist/ (src/cli/launch.cjs), built
+ * on first use and again whenever a source changes. Run against a copy of the sources, so the
+ * repository's own dist/ is left alone.
+ */
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+describe('The launcher of npm start and npm run gateway', function () {
+  this.timeout(120_000);
+  let copy = '';
+  let dataDir = '';
+
+  before(() => {
+    copy = mkdtempSync(path.join(tmpdir(), 'gw-launch-'));
+    dataDir = path.join(copy, 'data');
+    for (const entry of ['src', 'projections', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  });
+  after(() => rmSync(copy, { recursive: true, force: true }));
+
+  const launch = (...args: string[]) =>
+    spawnSync(process.execPath, ['src/cli/launch.cjs', ...args], {
+      cwd: copy,
+      env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  it('compiles dist/ on first use, not again while the sources are unchanged, and again after a change', () => {
+    const first = launch('cli', 'sign', 'sale', '--password', '13a4822c5907ed235f3a068c76184fc3', '--card', '4111111111111111', '--email', 'doe@example.com');
+    expect(first.status, first.stderr).to.equal(0);
+    expect(first.stdout.trim()).to.equal('2702ae0c4f99506dc29b5615ba9ee3c0');
+    expect(first.stderr).to.match(/Compiling src\/ into dist\//);
+    expect(existsSync(path.join(copy, 'dist/src/cli/index.js'))).to.equal(true);
+
+    const second = launch('cli', 'help');
+    expect(second.status).to.equal(0);
+    expect(second.stderr).to.equal('');
+
+    appendFileSync(path.join(copy, 'src/cli/help.ts'), '\n// changed\n');
+    const third = launch('cli', 'help');
+    expect(third.status).to.equal(0);
+    expect(third.stderr).to.match(/Compiling src\/ into dist\//);
+  });
+
+  it('passes exit codes through', () => {
+    const refused = launch('cli', 'merchant', 'list');
+    expect(refused.status).to.equal(2);
+    expect(refused.stderr).to.include(`No gateway data in ${dataDir} (DATA_DIR).`);
+  });
+
+  it('starts the gateway from dist/ (worker threads included), which stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['src/cli/launch.cjs', 'main'], {
+      cwd: copy,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.stderr!.on('data', (chunk) => (out += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/listening on (http:\/\/\S+)/.test(out)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`did not start:\n${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const baseUrl = /listening on (http:\/\/\S+)/.exec(out)![1];
+      const health = await fetch(`${baseUrl}/health`);
+      expect(health.status).to.equal(200);
+      expect(((await health.json()) as { status: string }).status).to.equal('ok');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).to.equal(0);
+  });
+});
