@@ -30,6 +30,7 @@ export function throwApiError(error: unknown, overrides: Partial<Record<DomainEr
       case 'incorrect_transaction':
         throw new ApiError(400, 100000, 'Incorrect transaction');
       case 'no_capable_connector':
+      case 'action_not_supported':
         throw errors.actionNotSupported();
       case 'refund_via_api_not_supported':
         throw new ApiError(400, 210002, error.message);

@@ -28,6 +28,8 @@ export type DomainErrorCode =
   | 'schedule_not_found'
   | 'incorrect_transaction'
   | 'test_clock_unavailable'
+  /** The MID's Payment Mode does not allow this kind of payment (a sale on DMS, an authorization on SMS). */
+  | 'action_not_supported'
   /** None of the merchant's connectors can take the payment (method, currency, DMS, zero amount, ...). */
   | 'no_capable_connector'
   /** The payment's connector takes refunds in its own portal only. */

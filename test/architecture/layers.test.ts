@@ -97,9 +97,9 @@ const ALLOWED: ReadonlyArray<Edge & { why: string }> = [
     why: 'the read-model pool is opened with the same connection-loss handling as every other pool',
   },
   {
-    from: 'src/api/hosted/routes.ts',
-    to: 'src/adapters/connectors/sandbox-connector',
-    why: 'the sandbox ACS and redirect pages move to src/api/sandbox-simulator/, which may import the connector',
+    from: 'src/api/sandbox-simulator/routes.ts',
+    to: 'src/adapters/connectors/sandbox/transformers',
+    why: "the sandbox acquirer's own pages speak its wire (signed PaReq, signed links): they stand where its site would",
   },
 ];
 

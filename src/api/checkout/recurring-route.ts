@@ -8,6 +8,7 @@
  * match, so a guess tells nothing), amount in the chain's currency, schedule, then the charge.
  * The answer is the new payment as a status lookup reports it.
  */
+import { chainCurrencyAccepts } from '../../domain/payment/policy';
 import { DuplicatePaymentError, type RecurringChain, type ScheduleRequest } from '../../application/payments';
 import type { ExistingPayment } from '../../domain/payment/state';
 import { parseAmount } from '../../domain/money';
@@ -33,7 +34,7 @@ export function registerRecurringRoute(route: CheckoutRoute, deps: CheckoutApiDe
 function moneyOf(b: Json, chain: ExistingPayment): { minor: number; text: string; scheduleAmount: { minor: number; text: string } | null } {
   const problems: FieldError[] = [];
   const order = b.order as Json;
-  if (order.currency !== undefined && order.currency !== chain.currency) {
+  if (!chainCurrencyAccepts(chain.currency, order.currency)) {
     problems.push(errors.field('order.currency', `This value should be the currency of the first payment (${chain.currency}).`));
   }
   const parsed = parseAmount(order.amount, chain.currency);
@@ -72,7 +73,6 @@ export async function recurringCharge(deps: RecurringDeps, { body, merchant, req
     throwApiError(error);
   }
   const money = moneyOf(b, chain);
-  if (money.minor === 0) throw errors.zeroAmount();
   const schedule = await scheduleOf(deps, merchant.merchantId, b, money.scheduleAmount);
   try {
     const { payment } = await deps.payments.recurringPayment(chain, {

@@ -3,7 +3,6 @@
  * operation, then the NewSession the CheckoutService records. Field names are the spec's.
  */
 import type { NewSession } from '../../application/checkout/checkout-service';
-import type { MerchantAccount } from '../../application/merchant-service';
 import type { LinkTarget, SessionAddress, SessionCustomer, SessionPayee, SessionSchedule } from '../../domain/checkout/session-events';
 import { isCurrency, parseAmount } from '../../domain/money';
 import { isCalendarDate } from '../../domain/schedule/due-dates';
@@ -118,15 +117,6 @@ export function checkSessionFields(body: JsonBody, today: string): CheckedOrder 
   }
   if (problems.length || minor === null) throw errors.invalid(problems);
   return { number: order.number, amount: minor, amountText: order.amount, currency: order.currency, description: order.description };
-}
-
-/**
- * MID Payment Mode (spec, States rule 4): a sale needs SMS or SMS/DMS, an authorization DMS or
- * SMS/DMS. Debit and credit are not sales and take any mode.
- */
-export function paymentModeAllows(merchant: MerchantAccount, operation: CheckoutOperation, auth: boolean): boolean {
-  if (operation !== 'purchase') return true;
-  return auth ? merchant.paymentMode !== 'SMS' : merchant.paymentMode !== 'DMS';
 }
 
 function compact<T extends object>(value: T): T {

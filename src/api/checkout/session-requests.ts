@@ -13,7 +13,7 @@ import { checkoutHash } from '../../domain/signatures';
 import { throwApiError } from '../domain-errors';
 import { errors, type FieldError } from '../errors';
 import { requireHash, type CheckoutRequest } from './merchant-request';
-import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, paymentModeAllows, scheduleEcho } from './session-fields';
+import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, scheduleEcho } from './session-fields';
 
 export interface SessionDeps {
   checkout: CheckoutService;
@@ -50,11 +50,8 @@ async function open(deps: SessionDeps, session: NewSession, requestId: string): 
 /** `/api/v1/session` (`hostedFields` false) and `/api/v1/session/token` (true), schema already passed. */
 export async function createSession(deps: SessionDeps, { body, merchant, requestId }: CheckoutRequest, hostedFields: boolean) {
   const order = checkSessionFields(body, deps.clock.now().toISOString().slice(0, 10));
-  // Zero is an amount only for a card check that starts a recurring chain (spec Errors rule 5).
-  if (order.amount === 0 && body.recurring_init !== true) throw errors.zeroAmount();
   requireHash(body.hash, checkoutHash([order.number, order.amountText, order.currency, order.description], merchant.password));
   const session = newSessionOf(body, merchant.merchantId, order, hostedFields);
-  if (!paymentModeAllows(merchant, session.operation, session.auth)) throw errors.actionNotSupported();
   await refuseUnreachable(deps, session.notificationUrl);
   const created = await open(deps, session, requestId);
   const schedule = { ...scheduleEcho(created.session.schedule), ...(await firstRecurringDate(deps, created)) };
@@ -75,7 +72,6 @@ export async function createCardCredit(deps: SessionDeps, { body, merchant, requ
   const problems: FieldError[] = [];
   const minor = checkOrderMoney(b.order_currency, b.order_amount, { currency: 'order_currency', amount: 'order_amount' }, problems);
   if (problems.length || minor === null) throw errors.invalid(problems);
-  if (minor === 0) throw errors.zeroAmount();
   requireHash(b.hash, checkoutHash([b.order_id, b.order_amount, b.order_currency, b.order_description], merchant.password));
   const payee = { firstName: b.payee_first_name, lastName: b.payee_last_name, name: b.name };
   for (const key of Object.keys(payee) as (keyof typeof payee)[]) if (payee[key] === undefined) delete payee[key];

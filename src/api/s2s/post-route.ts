@@ -3,6 +3,7 @@
  * refusal: action allowlist, key environment, merchant, IP allowlist, field validation, hash, then
  * business rules and existence (validation always before existence, spec Errors rule 2).
  */
+import { payerPresent, storesCard } from '../../domain/payment/policy';
 import { merchantConnectors } from '../../domain/merchant/connectors';
 import type Router from '@koa/router';
 import type Koa from 'koa';
@@ -195,8 +196,6 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
   if (scheduleFields && !isUuid(scheduleFields.scheduleId)) throw new ApiError(400, 100000, 'This is not a valid UUID.');
 
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
-  // Zero is an amount only for a card check: an authorization or the start of a recurring chain.
-  if (amount.minor === 0 && kind === 'sale' && !recurringInit) throw errors.zeroAmount();
 
   const payerEmail = str(form, 'payer_email');
   const expectedHash =
@@ -204,9 +203,6 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
       ? saleCardHash({ payerEmail, password: merchant.password, cardNumber: card.number })
       : saleTokenHash({ payerEmail, password: merchant.password, cardToken: card.token });
   requireHash(form, expectedHash);
-
-  if (kind === 'authorization' && merchant.paymentMode === 'SMS') throw errors.actionNotSupported();
-  if (kind === 'sale' && merchant.paymentMode === 'DMS') throw errors.actionNotSupported();
 
   const notificationUrl = str(form, 'notification_url');
   if (notificationUrl !== undefined) {
@@ -253,19 +249,20 @@ async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext)
       customData: (form.custom_data as Record<string, unknown>) ?? null,
       parameters: (form.parameters as Record<string, unknown>) ?? null,
       recurringInit,
-      storeCard: card.kind === 'number' && (form.req_token === 'Y' || recurringInit),
+      storeCard: storesCard({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: form.req_token === 'Y', recurringInit }),
       correlationId: requestId,
       ...(schedule ? { schedule } : {}),
       cardOnFileSupport: merchant.cardOnFileSupport === true,
       connectors: merchantConnectors(merchant),
-      // Only a stored card can be charged without the payer; a card number means the payer gave it.
-      ...(card.kind === 'token' && form.payer_present === 'N' ? { payerPresent: false } : {}),
+      merchantPaymentMode: merchant.paymentMode,
+      ...(payerPresent({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', payerPresentSent: str(form, 'payer_present') }) ? {} : { payerPresent: false }),
     });
     return saleResponse(viewOf(result.payment));
   } catch (error) {
     if (error instanceof DuplicatePaymentError) throw errors.duplicate();
     if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
-    throw error;
+    // A payment none of the merchant's connectors can take: 204005.
+    throwApiError(error);
   }
 }
 

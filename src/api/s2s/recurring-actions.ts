@@ -4,6 +4,7 @@
  * then, in order: the hash, the chain (any mismatch is one `Incorrect transaction`, so a guessed or
  * borrowed pair tells nothing), the amount and currency in the chain's currency, the charge.
  */
+import { chainCurrencyAccepts } from '../../domain/payment/policy';
 import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payments';
 import { isCurrency, parseAmount } from '../../domain/money';
 import { constantTimeEqualHex, orderIdHash } from '../../domain/signatures';
@@ -40,14 +41,13 @@ async function recurringCharge(deps: S2sDeps, { form, merchant, requestId }: Act
 
   // A chain charges in the currency its first payment was made in.
   const fieldErrors: FieldError[] = [];
-  if (sentCurrency !== undefined && sentCurrency !== chain.currency) {
+  if (!chainCurrencyAccepts(chain.currency, sentCurrency)) {
     fieldErrors.push(errors.field('order_currency', `This value should be equal to ${chain.currency}.`));
   }
   const amountText = form.order_amount as string;
   const amount = parseAmount(amountText, chain.currency);
   if (!amount.ok) fieldErrors.push(errors.field('order_amount', amount.reason));
   if (fieldErrors.length || !amount.ok) throw errors.invalid(fieldErrors);
-  if (amount.minor === 0) throw errors.zeroAmount();
 
   try {
     const { payment } = await deps.payments.recurringPayment(chain, {
@@ -66,6 +66,7 @@ async function recurringCharge(deps: S2sDeps, { form, merchant, requestId }: Act
   } catch (error) {
     if (error instanceof DuplicatePaymentError) throw errors.duplicate();
     if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
-    throw error;
+    // Zero is no amount for a chain's later charge.
+    throwApiError(error);
   }
 }

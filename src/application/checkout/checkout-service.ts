@@ -13,7 +13,8 @@ import { checkoutCallbackHash } from '../../domain/signatures';
 import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
 import type { FormFields } from '../../domain/callback/form-fields';
 import { ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
-import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, type CheckoutSessionCommand } from '../../domain/checkout/session-decide';
+import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, sessionPaymentKind, type CheckoutSessionCommand } from '../../domain/checkout/session-decide';
+import { storesCard } from '../../domain/payment/policy';
 import {
   CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
   checkoutSessionStreamId,
@@ -146,8 +147,6 @@ export interface CheckoutServiceDeps {
   schedules: Pick<ScheduleService, 'info'>;
 }
 
-const kindOf = (s: ExistingSession): PaymentKind =>
-  s.operation === 'purchase' ? (s.auth ? 'authorization' : 'sale') : s.operation;
 
 export class CheckoutService {
   constructor(private readonly deps: CheckoutServiceDeps) {}
@@ -165,6 +164,15 @@ export class CheckoutService {
     if (input.cardToken && !(await this.deps.vault.retrieve(input.cardToken, input.merchantId))) throw new CardTokenNotFoundError();
     // `schedule_not_found` for a schedule the merchant does not have (or deleted).
     if (input.schedule) await this.deps.schedules.info(input.merchantId, input.schedule.scheduleId);
+    // A session none of the merchant's connectors could pay is refused now, not on the payer's page.
+    const merchant = await this.merchant(input.merchantId);
+    this.deps.payments.assertRoutable(merchantConnectors(merchant), {
+      method: 'card',
+      currency: input.order.currency,
+      kind: sessionPaymentKind(input),
+      amount: input.order.amount,
+      recurring: input.recurringInit,
+    });
     const sessionId = randomUUID();
     const now = clock.now();
     const metadata: EventMetadata = { correlationId, causationId: correlationId };
@@ -172,7 +180,13 @@ export class CheckoutService {
     const events = decideSession(
       {
         type: 'CreateSession',
-        data: { ...data, sessionId, expiresAt: new Date(now.getTime() + expiryMinutes * 60_000).toISOString(), now: now.toISOString() },
+        data: {
+          ...data,
+          sessionId,
+          expiresAt: new Date(now.getTime() + expiryMinutes * 60_000).toISOString(),
+          now: now.toISOString(),
+          merchantPaymentMode: merchant.paymentMode,
+        },
       },
       initialSessionState(),
     );
@@ -386,7 +400,7 @@ export class CheckoutService {
     const started = events[0];
     const attempt = started.type === 'CheckoutPaymentStarted' ? started.data.attempt : session.attempts.length + 1;
     const metadata: EventMetadata = { correlationId, causationId: correlationId };
-    const kind = kindOf(session);
+    const kind = sessionPaymentKind(session);
     const schedule = await this.chainScheduleOf(session);
     let payment: ExistingPayment;
     try {
@@ -410,8 +424,7 @@ export class CheckoutService {
           ...(schedule ? { schedule } : {}),
           cardOnFileSupport: merchant.cardOnFileSupport === true,
           connectors: merchantConnectors(merchant),
-          // Debit callbacks always carry card_token (spec Events item 4).
-          storeCard: card.kind === 'number' && (kind === 'debit' || session.reqToken || session.recurringInit),
+          storeCard: storesCard({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit }),
           correlationId,
           ...(browser ? { browser } : {}),
           checkout: {

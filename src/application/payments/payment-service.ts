@@ -6,6 +6,8 @@
 import type { BrowserAttributes, CheckoutPaymentData } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { PaymentDeps } from './deps';
+import { routeOf } from './start-payment/route';
+import type { RouteRequirements } from '../../domain/routing/route';
 import { existing } from './existing';
 import { capture, creditVoid, voidPayment } from './follow-ups/handler';
 import { completePayerAction, expirePayerAction, type RawPayerReturn } from './payer-action/handler';
@@ -20,6 +22,11 @@ type Money = { minor: number; text: string };
 
 export class PaymentService {
   constructor(private readonly deps: PaymentDeps) {}
+
+  /** Refuses (`no_capable_connector`) a payment none of these connectors could take, before anything is recorded. */
+  assertRoutable(connectors: readonly string[], requirements: RouteRequirements): void {
+    routeOf(this.deps.connectors, connectors, requirements);
+  }
 
   sale(request: InternalSale): Promise<SaleResult> {
     return sale(this.deps, request);

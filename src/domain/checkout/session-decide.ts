@@ -4,6 +4,9 @@
  * stays pure.
  */
 import { DomainError } from '../errors';
+import type { PaymentMode } from '../merchant/events';
+import type { CheckoutOperation, PaymentKind } from '../payment/events';
+import { paymentModeAllows } from '../payment/policy';
 import type { PaymentPhase } from '../payment/state';
 import type { CheckoutSessionCreated, CheckoutSessionEvent } from './session-events';
 import type { ExistingSession, SessionState } from './session-state';
@@ -11,10 +14,15 @@ import type { ExistingSession, SessionState } from './session-state';
 /** A payer gets this many attempts per session; after the last decline the session is over. */
 export const MAX_ATTEMPTS = 5;
 
+/** `merchantPaymentMode`, when given, is the MID's Payment Mode the session's payments must fit (not recorded). */
 export interface CreateSession {
   type: 'CreateSession';
-  data: Omit<CheckoutSessionCreated['data'], 'createdAt'> & { now: string };
+  data: Omit<CheckoutSessionCreated['data'], 'createdAt'> & { now: string; merchantPaymentMode?: PaymentMode };
 }
+
+/** The kind of payment a session's attempts make. */
+export const sessionPaymentKind = (s: { operation: CheckoutOperation; auth: boolean }): PaymentKind =>
+  s.operation === 'purchase' ? (s.auth ? 'authorization' : 'sale') : s.operation;
 
 export interface StartPayment {
   type: 'StartPayment';
@@ -70,7 +78,12 @@ export function paymentRefusal(
 export function decideSession(command: CheckoutSessionCommand, state: SessionState): CheckoutSessionEvent[] {
   if (command.type === 'CreateSession') {
     if (state.exists) throw new DomainError('session_exists', `Session ${command.data.sessionId} already exists`);
-    const { now, ...data } = command.data;
+    const { now, merchantPaymentMode, ...data } = command.data;
+    // Zero is for a card check that starts a chain; an authorization-only session may not pay zero (spec Errors rule 5).
+    if (data.order.amount === 0 && !data.recurringInit) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
+    if (merchantPaymentMode && !paymentModeAllows(merchantPaymentMode, sessionPaymentKind(data))) {
+      throw new DomainError('action_not_supported', 'Payment action not supported');
+    }
     return [{ type: 'CheckoutSessionCreated', data: { ...data, createdAt: now } }];
   }
   if (!state.exists) throw new DomainError('session_not_found', 'Session not found.');

@@ -2,6 +2,7 @@
  * Commands of the payment decider. Time, ids and acquirer answers arrive as data, so deciding is
  * pure and every refused transition is testable without I/O.
  */
+import type { PaymentMode } from '../merchant/events';
 import type { PayerReturnData, PaymentInitiated } from './events';
 
 /**
@@ -21,8 +22,11 @@ export type FollowUpResult = { outcome: 'success'; arn?: string } | { outcome: '
 
 export interface InitiatePayment {
   type: 'InitiatePayment';
-  /** Everything PaymentInitiated records; `now` becomes its `initiatedAt`. */
-  data: Omit<PaymentInitiated['data'], 'initiatedAt'> & { now: string };
+  /**
+   * Everything PaymentInitiated records; `now` becomes its `initiatedAt`. `merchantPaymentMode`,
+   * when given, is the MID's Payment Mode the payment must fit (not recorded).
+   */
+  data: Omit<PaymentInitiated['data'], 'initiatedAt'> & { now: string; merchantPaymentMode?: PaymentMode };
 }
 
 export interface RecordAuthorization {

@@ -6,13 +6,16 @@ import { DomainError } from '../errors';
 import { formatMinor } from '../money';
 import type { AuthorizationResult, FollowUpResult, PaymentCommand } from './commands';
 import { declineCodeOf } from './decline-code';
+import { paymentModeAllows, zeroAmountAllowed } from './policy';
 import type { PaymentEvent, DeclineStage, PayerReturnData } from './events';
 import type { ExistingPayment, PaymentState } from './state';
 
 export function decidePayment(command: PaymentCommand, state: PaymentState): PaymentEvent[] {
   if (command.type === 'InitiatePayment') {
     if (state.exists) throw new DomainError('payment_exists', `Payment ${command.data.paymentId} already exists`);
-    const { now, ...d } = command.data;
+    const { now, merchantPaymentMode, ...d } = command.data;
+    if (d.amount === 0 && !zeroAmountAllowed(d)) throw new DomainError('amount_not_positive', 'amount: This value should be greater than 0.');
+    if (merchantPaymentMode && !paymentModeAllows(merchantPaymentMode, d.kind)) throw new DomainError('action_not_supported', 'Payment action not supported');
     return [{ type: 'PaymentInitiated', data: { ...d, initiatedAt: now } }];
   }
   if (!state.exists) throw new DomainError('payment_not_found', 'Payment not found.');

@@ -20,7 +20,7 @@ import type { InternalSale } from '../types';
 import { resolveCard } from './card';
 import { cardOnFileRequest } from './card-on-file';
 import { recurringLinkOf } from './chain-link';
-import { routeOf } from './route';
+import { candidatesOf, routeOf } from './route';
 
 export type Claim = { streamId: string; events: NewEvent[]; expected: ExpectedVersion };
 
@@ -37,7 +37,7 @@ export async function startPayment(
   const card = await resolveCard(deps.vault, request.card, request.merchantId);
   const now = clock.now().toISOString();
   const recurring = recurringLinkOf(request, paymentId, now);
-  const route = routeOf(deps.connectors, request, {
+  const route = routeOf(deps.connectors, candidatesOf(deps.connectors, request), {
     method: 'card',
     currency: request.currency,
     kind: request.kind,
@@ -76,6 +76,7 @@ export async function startPayment(
         ...(request.payerPresent === false ? { payerPresent: false } : {}),
         connector: route[0]!,
         ...(route.length > 1 ? { route } : {}),
+        ...(request.merchantPaymentMode ? { merchantPaymentMode: request.merchantPaymentMode } : {}),
         now,
       },
     },

@@ -8,11 +8,17 @@ import { routeFor, type RouteRequirements } from '../../../domain/routing/route'
 import type { ConnectorRegistry } from '../../ports/connector-registry';
 import type { InternalSale } from '../types';
 
-export function routeOf(connectors: ConnectorRegistry, request: InternalSale, requirements: RouteRequirements): string[] {
-  const names = request.chain ? [connectorOf(request.chain)] : request.connectors ?? [connectors.all()[0]?.name ?? 'sandbox'];
-  const candidates = names.flatMap((name) => {
+/** The connectors a request may go to, in order, before their capabilities are asked. */
+export function candidatesOf(connectors: ConnectorRegistry, request: Pick<InternalSale, 'chain' | 'connectors'>): readonly string[] {
+  if (request.chain) return [connectorOf(request.chain)];
+  return request.connectors ?? [connectors.all()[0]?.name ?? 'sandbox'];
+}
+
+/** The route, or `no_capable_connector` when none of the candidates can take the payment. */
+export function routeOf(connectors: ConnectorRegistry, candidates: readonly string[], requirements: RouteRequirements): string[] {
+  const known = candidates.flatMap((name) => {
     const connector = connectors.get(name);
     return connector ? [{ name, capabilities: connector.capabilities }] : [];
   });
-  return routeFor(requirements, candidates);
+  return routeFor(requirements, known);
 }
