@@ -7,10 +7,18 @@ import { DomainError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { UsageError, flag, print, withGateway, type Parsed } from './args';
 import { usageError, type CommandHelp } from './help';
+import { describeCallback, startCallbackListener } from './callback-listener';
 
 const LIST = 'npm run gateway -- callbacks list [--payment ID] [--merchant ID] [--failed] [--limit N] [--json]';
 const SHOW = 'npm run gateway -- callbacks show <delivery_id> [--json]';
 const REDELIVER = 'npm run gateway -- callbacks redeliver <delivery_id> [--json]';
+const LISTEN = 'npm run gateway -- callbacks listen [--merchant ID] [--port P] [--json]';
+const LISTEN_FLAGS = [
+  '  --merchant ID  while it runs, this merchant\'s callbacks come here (its notification URL is',
+  '                 restored on Ctrl-C), and each X-Signature is checked with its password',
+  '  --port P       the port on 127.0.0.1 (default 8090; 0 picks a free one)',
+  '  --json         one JSON line per callback',
+];
 
 export const callbacksHelp: CommandHelp = {
   name: 'callbacks',
@@ -19,21 +27,34 @@ export const callbacksHelp: CommandHelp = {
     `usage: ${LIST}`,
     `       ${SHOW}`,
     `       ${REDELIVER}`,
+    `       ${LISTEN}`,
     '',
     '  list       deliveries, newest first',
     '  show       one delivery: its body and every attempt',
     '  redeliver  send a delivery again now, from this command',
+    '  listen     a local endpoint that prints every callback it receives (for trying the gateway)',
     '',
     '  --payment ID   only the callbacks of this payment (trans_id)',
     '  --merchant ID  only this merchant\'s',
     '  --failed       only those that failed for good',
     '  --limit N      at most N (default 100, at most 1000)',
     '  --json         print JSON',
+    '',
+    'listen:',
+    ...LISTEN_FLAGS,
   ].join('\n'),
   subcommands: {
     list: [`usage: ${LIST}`, '', '  --payment ID   only the callbacks of this payment (trans_id)', '  --merchant ID  only this merchant\'s', '  --failed       only those that failed for good', '  --limit N      at most N (default 100, at most 1000)', '  --json         print JSON'].join('\n'),
     show: [`usage: ${SHOW}`, '', 'One delivery: its exact body and every attempt.'].join('\n'),
     redeliver: [`usage: ${REDELIVER}`, '', 'Sends the delivery again now (exit 0 when the merchant answered 2xx, else 1).'].join('\n'),
+    listen: [
+      `usage: ${LISTEN}`,
+      '',
+      'Receives callbacks on 127.0.0.1 and prints each one: X-Delivery-Id, X-Signature (and whether it',
+      'verifies) and the form fields. Pass the URL it prints as notification_url, or give --merchant.',
+      '',
+      ...LISTEN_FLAGS,
+    ].join('\n'),
   },
 };
 
@@ -123,7 +144,72 @@ export async function callbacksCommand(p: Parsed): Promise<number> {
         throw error;
       }
     }
+    case 'listen':
+      return listen(p, json);
     default:
       throw usageError(callbacksHelp);
   }
+}
+
+/**
+ * Runs the local receiver until Ctrl-C. With --merchant it points the merchant's notification URL
+ * at itself meanwhile (a SALE without notification_url then calls back here) and puts the previous
+ * one back on the way out.
+ */
+async function listen(p: Parsed, json: boolean): Promise<number> {
+  const portText = flag(p, 'port') ?? '8090';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) throw usageError(callbacksHelp, '--port must be a port number (0 picks a free one)', 'listen');
+  const merchantText = flag(p, 'merchant');
+  const merchantId = merchantText === undefined ? undefined : uuid(merchantText, '--merchant');
+  const account = merchantId
+    ? await withGateway(async (g) => g.merchants.accountById(merchantId))
+    : undefined;
+  if (merchantId && !account) {
+    process.stderr.write(`No merchant ${merchantId}\n`);
+    return 1;
+  }
+  const listener = await startCallbackListener({
+    port: Number(portText),
+    password: account?.password,
+    onCallback: (c) => process.stdout.write(json ? `${JSON.stringify(c)}\n` : `${describeCallback(c)}\n`),
+  });
+  const previousUrl = account?.notificationUrl ?? null;
+  try {
+    if (merchantId) await setNotificationUrl(merchantId, listener.url);
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+  const lines = [`Listening for callbacks on ${listener.url}`];
+  if (merchantId) {
+    lines.push(
+      `Merchant ${merchantId} now sends its callbacks here (a payment's own notification_url still wins);`,
+      `Ctrl-C stops and sets its notification URL back to ${previousUrl ?? 'none'}.`,
+    );
+  } else {
+    lines.push(`Send payments with notification_url=${listener.url}, or start with --merchant ID. Ctrl-C stops.`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n\n`);
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  // A second Ctrl-C (a terminal and a launcher may both pass one on) must not cut the restore short.
+  const ignore = () => undefined;
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+  await listener.close();
+  if (merchantId) {
+    await setNotificationUrl(merchantId, previousUrl);
+    process.stderr.write(`Notification URL of merchant ${merchantId} set back to ${previousUrl ?? 'none'}.\n`);
+  }
+  return 0;
+}
+
+async function setNotificationUrl(merchantId: string, url: string | null): Promise<void> {
+  await withGateway(async (g) => {
+    await g.merchants.update(merchantId, { notificationUrl: url });
+    await g.projector?.catchUp();
+  });
 }

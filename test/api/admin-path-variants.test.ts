@@ -34,6 +34,8 @@ const ADMIN_ROUTES: AdminRoute[] = [
   { method: 'GET', pattern: '/chains/:id', path: `/chains/${ID}` },
   { method: 'GET', pattern: '/clock', path: '/clock' },
   { method: 'POST', pattern: '/clock/advance', path: '/clock/advance', body: '{"by":"not a duration"}' },
+  // The clock is on real time in these tests, so a reset records nothing.
+  { method: 'POST', pattern: '/clock/reset', path: '/clock/reset' },
 ];
 
 /** Spellings of `/admin<rest>` that are not the canonical one. */

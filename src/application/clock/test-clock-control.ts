@@ -99,6 +99,8 @@ export class TestClockControl {
       await this.sync();
       const from = clock.now().toISOString();
       const previousOffsetMs = clock.offsetMs;
+      // Already on real time: nothing to record, so asking twice is harmless.
+      if (previousOffsetMs === 0) return { from, to: from, previousOffsetMs };
       const event: SandboxClockReset = {
         type: 'SandboxClockReset',
         data: { previousOffsetMs, at: this.realNow().toISOString() },
