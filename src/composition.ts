@@ -43,7 +43,7 @@ import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
 import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
 import { registerS2sRoutes } from './api/s2s/post-route';
-import { s2sStatusQueries } from './api/s2s-status-queries';
+import { s2sStatusQueries } from './api/s2s/status-queries';
 import { registerCheckoutApiRoutes } from './api/checkout/routes';
 import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
 import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';

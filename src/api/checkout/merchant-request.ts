@@ -10,7 +10,6 @@ import type { MerchantAccount } from '../../application/merchant-service';
 import type { Environment } from '../../domain/merchant/events';
 import { ipAllowed } from '../../domain/merchant/ip-allowlist';
 import { keyEnvironment } from '../../domain/merchant/keys';
-import { constantTimeEqualHex } from '../../domain/signatures';
 import { errors } from '../errors';
 import { admitOrRefuse, merchantSubject, type AuthThrottle } from '../auth-throttle';
 
@@ -52,9 +51,4 @@ export async function checkoutRequest(
   }
   if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
   return { body: json, merchant, requestId: ctx.state.requestId };
-}
-
-/** Checkout hashes are hex digests; any case is the same digest. Compared in constant time. */
-export function requireHash(sent: unknown, expected: string): void {
-  if (typeof sent !== 'string' || !constantTimeEqualHex(sent, expected)) throw errors.hash();
 }

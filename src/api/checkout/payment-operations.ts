@@ -21,7 +21,8 @@ import type { ExistingPayment } from '../../domain/payment/state';
 import { checkoutHash } from '../../domain/signatures';
 import { throwApiError } from '../domain-errors';
 import { ApiError, errors, type FieldError } from '../errors';
-import { requireHash, type CheckoutRequest } from './merchant-request';
+import type { CheckoutRequest } from './merchant-request';
+import { requireHash } from '../require-hash';
 import { checkoutPaymentStatus } from './status-response';
 
 export interface OperationDeps {

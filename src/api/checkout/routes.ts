@@ -5,43 +5,18 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import type Ajv from 'ajv';
-import type { CheckoutService } from '../../application/checkout/checkout-service';
-import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
-import type { MerchantService } from '../../application/merchant-service';
-import type { PaymentService } from '../../application/payments';
-import type { Clock } from '../../application/ports/clock';
-import type { PaymentReadModel } from '../../application/ports/payment-read-model';
-import type { Environment } from '../../domain/merchant/events';
-import { errors, type FieldError } from '../errors';
+import { errors } from '../errors';
+import type { CheckoutApiDeps, CheckoutRoute } from './checkout-route';
 import { compileJsonValidator, type JsonValidator } from './field-errors';
-import { checkoutRequest, type CheckoutRequest } from './merchant-request';
+import { checkoutRequest } from './merchant-request';
 import { capturePayment, paymentStatus, refundPayment, voidPayment } from './payment-operations';
 import { cardCreditSchema, captureSchema, refundSchema, sessionSchema, sessionTokenSchema, statusSchema, voidSchema } from './schemas';
 import { createCardCredit, createSession, nestedOrderErrors } from './session-requests';
-import type { ScheduleService } from '../../application/schedules/schedule-service';
 import { registerRecurringRoute } from './recurring-route';
 import { registerScheduleRoutes } from './schedule-routes';
-import { countingHashFailures, merchantSubject, type AuthThrottle } from '../auth-throttle';
+import { countingHashFailures, merchantSubject } from '../auth-throttle';
 
-export interface CheckoutApiDeps {
-  merchants: MerchantService;
-  payments: PaymentService;
-  schedules: ScheduleService;
-  checkout: CheckoutService;
-  readModels: PaymentReadModel;
-  clock: Clock;
-  environment: Environment;
-  ajv: Ajv;
-  notificationUrls: Pick<NotificationUrlCheck, 'problem'>;
-  /** Limits failed authentications (wrong hash, unknown merchant_key) per merchant and address. */
-  throttle?: AuthThrottle;
-}
-
-type Handler = (request: CheckoutRequest, schemaErrors: FieldError[]) => Promise<unknown>;
-
-/** Registers one Checkout operation: JSON body, merchant checks, its schema (compiled once), its handler. */
-export type CheckoutRoute = (path: string, schema: object, handle: Handler, options?: { lenient?: boolean }) => void;
+export type { CheckoutApiDeps, CheckoutRoute } from './checkout-route';
 
 export function registerCheckoutApiRoutes(router: Router, deps: CheckoutApiDeps): void {
   const route: CheckoutRoute = (path, schema, handle, options = {}) => {

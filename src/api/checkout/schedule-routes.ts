@@ -20,8 +20,9 @@ import {
   updatedRuleError,
   type Parsed,
 } from '../schedule-fields';
-import { requireHash, type CheckoutRequest, type JsonBody } from './merchant-request';
-import type { CheckoutApiDeps, CheckoutRoute } from './routes';
+import type { CheckoutRequest, JsonBody } from './merchant-request';
+import { requireHash } from '../require-hash';
+import type { CheckoutApiDeps, CheckoutRoute } from './checkout-route';
 
 /**
  * Only the hash's shape: the schedule fields are parsed in code (integers may come as numbers or

@@ -12,7 +12,8 @@ import { anchorChain } from '../../domain/schedule/due-dates';
 import { checkoutHash } from '../../domain/signatures';
 import { throwApiError } from '../domain-errors';
 import { errors, type FieldError } from '../errors';
-import { requireHash, type CheckoutRequest } from './merchant-request';
+import type { CheckoutRequest } from './merchant-request';
+import { requireHash } from '../require-hash';
 import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, scheduleEcho } from './session-fields';
 
 export interface SessionDeps {

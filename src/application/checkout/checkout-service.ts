@@ -13,7 +13,7 @@ import { checkoutCallbackHash } from '../../domain/signatures';
 import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
 import type { FormFields } from '../../domain/callback/form-fields';
 import { ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
-import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, sessionPaymentKind, type CheckoutSessionCommand } from '../../domain/checkout/session-decide';
+import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, sessionPaymentKind } from '../../domain/checkout/session-decide';
 import { storesCard } from '../../domain/payment/policy';
 import {
   CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
@@ -23,7 +23,7 @@ import {
 } from '../../domain/checkout/session-events';
 import { evolveSession, initialSessionState, latestAttempt, type ExistingSession, type SessionState } from '../../domain/checkout/session-state';
 import { sessionIdOfToken, sessionTokenFor } from '../../domain/checkout/session-token';
-import type { BrowserAttributes, PayerSnapshot, PaymentKind } from '../../domain/payment/events';
+import type { BrowserAttributes, PayerSnapshot } from '../../domain/payment/events';
 import type { ExistingPayment, PayerAction, PaymentPhase } from '../../domain/payment/state';
 import { handleCommand, loadState, toNewEvent } from '../command-handler';
 import { sessionDecider } from '../../domain/checkout/session-decider';

@@ -3,9 +3,9 @@
  * Checkout API, which shows `record.state` in its own shape, the S2S API turns the state into its
  * view here, so the composition root only connects the port.
  */
-import type { PaymentReadModel } from '../application/ports/payment-read-model';
-import type { PaymentQueries } from './s2s/post-route';
-import { viewOf } from './s2s/responses';
+import type { PaymentReadModel } from '../../application/ports/payment-read-model';
+import type { PaymentQueries } from './s2s-action';
+import { viewOf } from './responses';
 
 export function s2sStatusQueries(payments: PaymentReadModel): PaymentQueries {
   return {

@@ -4,11 +4,12 @@
  * merchant and IP; `validate` then refuses `delays`, a non-UUID `schedule_id` and field errors,
  * and each handler checks the hash before it looks the schedule up (spec Errors rule 2).
  */
-import { DomainError } from '../../domain/errors';
-import { constantTimeEqualHex, createScheduleHash, scheduleIdHash } from '../../domain/signatures';
-import { throwApiError } from '../domain-errors';
-import { errors, type FieldError } from '../errors';
-import type { FormBody } from '../form';
+import { DomainError } from '../../../domain/errors';
+import { createScheduleHash, scheduleIdHash } from '../../../domain/signatures';
+import { requireHash } from '../../require-hash';
+import { throwApiError } from '../../domain-errors';
+import { errors, type FieldError } from '../../errors';
+import type { FormBody } from '../../form';
 import {
   parseScheduleCreate,
   parseScheduleRef,
@@ -17,9 +18,9 @@ import {
   scheduleRecord,
   updatedRuleError,
   type Parsed,
-} from '../schedule-fields';
-import { compileValidator, type Validator } from '../validation';
-import type { ActionContext, S2sAction, S2sDeps } from './post-route';
+} from '../../schedule-fields';
+import { compileValidator, type Validator } from '../../validation';
+import type { ActionContext, S2sAction, S2sDeps } from '../s2s-action';
 
 type ScheduleActionName = 'CREATE_SCHEDULE' | 'UPDATE_SCHEDULE' | 'DELETE_SCHEDULE';
 
@@ -57,13 +58,10 @@ function parsedValue<T>(parsed: Parsed<T>): T {
   return parsed.value;
 }
 
-function requireHash(form: FormBody, expected: string): void {
-  if (!constantTimeEqualHex(String(form.hash), expected)) throw errors.hash();
-}
 
 async function createSchedule(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
   const input = parsedValue(parseScheduleCreate(form, 'form'));
-  requireHash(form, createScheduleHash(merchant.password));
+  requireHash(form.hash, createScheduleHash(merchant.password));
   try {
     const schedule = await deps.schedules.create(merchant.merchantId, input, requestId);
     return { action: 'CREATE_SCHEDULE', result: 'SUCCESS', ...scheduleRecord(schedule) };
@@ -75,7 +73,7 @@ async function createSchedule(deps: S2sDeps, { form, merchant, requestId }: Acti
 
 async function updateSchedule(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
   const { scheduleId, changes } = parsedValue(parseScheduleUpdate(form, 'form'));
-  requireHash(form, scheduleIdHash(String(form.schedule_id), merchant.password));
+  requireHash(form.hash, scheduleIdHash(String(form.schedule_id), merchant.password));
   try {
     const current = await deps.schedules.info(merchant.merchantId, scheduleId);
     const span: FieldError | null = updatedRuleError(current.rule, changes);
@@ -89,7 +87,7 @@ async function updateSchedule(deps: S2sDeps, { form, merchant, requestId }: Acti
 
 async function deleteSchedule(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
   const scheduleId = parsedValue(parseScheduleRef(form));
-  requireHash(form, scheduleIdHash(String(form.schedule_id), merchant.password));
+  requireHash(form.hash, scheduleIdHash(String(form.schedule_id), merchant.password));
   try {
     const schedule = await deps.schedules.delete(merchant.merchantId, scheduleId, requestId);
     return { action: 'DELETE_SCHEDULE', result: 'SUCCESS', schedule_id: schedule.scheduleId };

@@ -4,16 +4,17 @@
  * then, in order: the hash, the chain (any mismatch is one `Incorrect transaction`, so a guessed or
  * borrowed pair tells nothing), the amount and currency in the chain's currency, the charge.
  */
-import { chainCurrencyAccepts } from '../../domain/payment/policy';
-import { CardTokenNotFoundError, DuplicatePaymentError } from '../../application/payments';
-import { isCurrency, parseAmount } from '../../domain/money';
-import { constantTimeEqualHex, orderIdHash } from '../../domain/signatures';
-import { throwApiError } from '../domain-errors';
-import { errors, type FieldError } from '../errors';
-import { compileValidator } from '../validation';
-import type { ActionContext, S2sAction, S2sDeps } from './post-route';
-import { saleResponse, viewOf } from './responses';
-import { recurringSchema } from './schemas';
+import { chainCurrencyAccepts } from '../../../domain/payment/policy';
+import { CardTokenNotFoundError, DuplicatePaymentError } from '../../../application/payments';
+import { isCurrency, parseAmount } from '../../../domain/money';
+import { orderIdHash } from '../../../domain/signatures';
+import { requireHash } from '../../require-hash';
+import { throwApiError } from '../../domain-errors';
+import { errors, type FieldError } from '../../errors';
+import { compileValidator } from '../../validation';
+import type { ActionContext, S2sAction, S2sDeps } from '../s2s-action';
+import { saleResponse, viewOf } from '../responses';
+import { recurringSchema } from '../schemas';
 
 type RecurringAction = 'RECURRING_SALE' | 'RECURRING_DEBIT';
 
@@ -32,7 +33,7 @@ async function recurringCharge(deps: S2sDeps, { form, merchant, requestId }: Act
   if (sentCurrency !== undefined && !isCurrency(sentCurrency)) {
     throw errors.invalid([errors.field('order_currency', 'This value is not a valid currency.')]);
   }
-  if (!constantTimeEqualHex(String(form.hash).toLowerCase(), orderIdHash(orderId, merchant.password))) throw errors.hash();
+  requireHash(form.hash, orderIdHash(orderId, merchant.password));
 
   const kind = action === 'RECURRING_DEBIT' ? 'debit' : 'sale';
   const chain = await deps.payments

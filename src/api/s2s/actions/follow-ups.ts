@@ -1,0 +1,95 @@
+/** `CAPTURE`, `VOID` and `CREDITVOID` of a payment, by `trans_id`. */
+import type { MerchantAccount } from '../../../application/merchant-service';
+import { DomainError } from '../../../domain/errors';
+import { parseAmount } from '../../../domain/money';
+import type { ExistingPayment } from '../../../domain/payment/state';
+import { transIdHash } from '../../../domain/signatures';
+import { throwApiError } from '../../domain-errors';
+import { errors } from '../../errors';
+import { requireHash } from '../../require-hash';
+import { transDate } from '../responses';
+import { formString as str, type ActionContext, type FormBody, type S2sDeps } from '../s2s-action';
+
+function optionalAmount(form: FormBody, name: string, currency: string): { minor: number; text: string } | null {
+  const text = str(form, name);
+  if (text === undefined) return null;
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) throw errors.invalid([errors.field(name, parsed.reason)]);
+  return { minor: parsed.minor, text };
+}
+
+/** Existence is checked on the stream itself (the source of truth), never on a lagging read model. */
+export async function currentPayment(deps: S2sDeps, merchant: MerchantAccount, transId: string): Promise<ExistingPayment | null> {
+  try {
+    const p = await deps.payments.current(transId);
+    return p.merchantId === merchant.merchantId ? p : null;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'payment_not_found') return null;
+    throw error;
+  }
+}
+
+export async function capture(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form.hash, transIdHash(transId, merchant.password));
+  const payment = await currentPayment(deps, merchant, transId);
+  if (!payment) throw errors.transactionNotFound();
+  const amount = optionalAmount(form, 'amount', payment.currency);
+  try {
+    const { payment: after, outcome, amountText } = await deps.payments.capture(merchant.merchantId, transId, amount, requestId);
+    const details = {
+      order_id: after.orderId,
+      trans_id: after.paymentId,
+      trans_date: transDate(deps.clock.now().toISOString()),
+      amount: amountText,
+      currency: after.currency,
+    };
+    if (outcome.outcome === 'success') {
+      return { action: 'CAPTURE', result: 'SUCCESS', status: 'SETTLED', ...details, descriptor: after.descriptor ?? '' };
+    }
+    if (outcome.outcome === 'declined') {
+      return { action: 'CAPTURE', result: 'DECLINED', status: after.status, ...details, decline_reason: outcome.reason };
+    }
+    return { action: 'CAPTURE', result: 'ACCEPTED', status: after.status, ...details };
+  } catch (error) {
+    throwApiError(error, { payment_not_found: errors.transactionNotFound });
+  }
+}
+
+export async function voidPayment(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form.hash, transIdHash(transId, merchant.password));
+  try {
+    const { payment: after, outcome } = await deps.payments.void(merchant.merchantId, transId, requestId);
+    const details = { order_id: after.orderId, trans_id: after.paymentId, trans_date: transDate(deps.clock.now().toISOString()) };
+    if (outcome.outcome === 'success') return { action: 'VOID', result: 'SUCCESS', status: 'VOID', ...details };
+    if (outcome.outcome === 'declined') {
+      return { action: 'VOID', result: 'DECLINED', status: after.status, ...details, decline_reason: outcome.reason };
+    }
+    return { action: 'VOID', result: 'ACCEPTED', status: after.status, ...details };
+  } catch (error) {
+    throwApiError(error);
+  }
+}
+
+export async function creditVoid(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
+  const transId = form.trans_id as string;
+  requireHash(form.hash, transIdHash(transId, merchant.password));
+  const payment = await currentPayment(deps, merchant, transId);
+  if (!payment) throw errors.paymentNotFound();
+  const amount = optionalAmount(form, 'amount', payment.currency)!;
+  try {
+    const { payment: after } = await deps.payments.creditVoid(
+      merchant.merchantId,
+      transId,
+      amount,
+      merchant.refundsEnabled,
+      requestId,
+    );
+    // CREDITVOID only acknowledges; its outcome is reported by callback and status lookup.
+    return { action: 'CREDITVOID', result: 'ACCEPTED', trans_id: after.paymentId, order_id: after.orderId };
+  } catch (error) {
+    throwApiError(error);
+  }
+}
+
