@@ -4,6 +4,7 @@
  * Each command's usage text sits beside its code (`<name>Help`, in its `*-command.ts`), and both
  * `<command> --help` and its usage errors print it; `npm run gateway -- help` lists every command.
  */
+import { merchantConnectors } from '../domain/merchant/connectors';
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
 import { auditCommand, auditHelp } from './audit-command';
@@ -20,7 +21,7 @@ import { commandList, helpRequested, helpText, usageError, type CommandHelp } fr
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
-import { NotificationUrlRefusedError } from '../application/merchant-service';
+import { NotificationUrlRefusedError, UnknownConnectorError } from '../application/merchant-service';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { LINK_TARGETS, type LinkTarget } from '../domain/checkout/session-events';
@@ -87,6 +88,12 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
     if (cardOnFile !== 'on' && cardOnFile !== 'off') throw new UsageError('--card-on-file must be on or off');
     out.cardOnFileSupport = cardOnFile === 'on';
   }
+  const connectors = flag(p, 'connectors');
+  if (connectors !== undefined) {
+    // Whether each is one this deployment has is the merchant service's to say (it knows the deployment).
+    out.connectors = connectors.split(',').map((name) => name.trim()).filter(Boolean);
+    if (out.connectors.length === 0) throw new UsageError('--connectors must name at least one connector');
+  }
   return out;
 }
 
@@ -139,6 +146,7 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     required_fields: m.protocolMapping.requiredFields,
     override_link_target: m.overrideLinkTarget ?? null,
     card_on_file_support: m.cardOnFileSupport === true,
+    connectors: merchantConnectors(m),
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };
@@ -163,6 +171,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
           protocolMapping: mapping,
           overrideLinkTarget: settings.overrideLinkTarget,
           cardOnFileSupport: settings.cardOnFileSupport,
+          connectors: settings.connectors,
         }),
         { mayCreate: true },
       );
@@ -336,6 +345,10 @@ export async function run(argv: string[]): Promise<number> {
           'loopback, private, link-local and other non-public ranges are refused in every spelling ' +
           '(CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts this).\n',
       );
+      return 2;
+    }
+    if (error instanceof UnknownConnectorError) {
+      process.stderr.write(`--connectors: ${error.message}\n`);
       return 2;
     }
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

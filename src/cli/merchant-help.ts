@@ -34,6 +34,7 @@ const SETTINGS = [
   ...choices(REQUIRABLE_SALE_FIELDS),
   `  --link-target T             where the payer's return opens: ${LINK_TARGETS.join('|')}|none`,
   '  --card-on-file on|off       a chain\'s first payment asks for a card-on-file reference',
+  '  --connectors C,...          the acquirers a payment tries, in order (cascading after a soft decline)',
 ];
 
 const CREATE = 'npm run gateway -- merchant create --name N [settings...] [--json]';
