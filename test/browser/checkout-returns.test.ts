@@ -108,7 +108,7 @@ describe('Hosted payment page: verification, redirects, expiry and the way back'
 
   describe('the way back to the shop (url_target)', () => {
     it('_top: a page saying where the payer goes, which sends the payer on with every return parameter', async () => {
-      const payer = await checkout({ url_target: '_top', success_url: `${SHOP}/success?basket=42&lang=en` });
+      const payer = await checkout({ url_target: '_top', success_url: `${SHOP}/success?route=checkout/success&basket=42&lang=en` });
       // The page sends itself on at once: keep a copy of what the gateway answered on the way.
       const answered: { status: number; body: string }[] = [];
       await payer.page.route('**/pay', async (route) => {
@@ -121,6 +121,8 @@ describe('Hosted payment page: verification, redirects, expiry and the way back'
       await payWith(payer.page, { expiry: '01/38' });
 
       const visit = await landedOnShop(payer, '/success');
+      // The shop's own query arrives as the shop wrote it, the gateway's parameters after it.
+      expect(visit.search.startsWith('?route=checkout/success&basket=42&lang=en&payment_id=')).to.equal(true);
       expect(visit.searchParams.get('basket')).to.equal('42');
       expect(visit.searchParams.get('lang')).to.equal('en');
       expectSignedReturn(visit, payer, merchant);
@@ -136,7 +138,7 @@ describe('Hosted payment page: verification, redirects, expiry and the way back'
 
       await payWith(payer.page, { expiry: '01/38' });
       await payer.page.getByRole('heading', { name: 'Returning to Harbour Tea Rooms…' }).waitFor();
-      const continueButton = payer.page.getByRole('button', { name: 'Continue' });
+      const continueButton = payer.page.getByRole('link', { name: 'Continue' });
       expect(await continueButton.isVisible()).to.equal(true);
       // Browsers may block a tab the page opens by itself; the payer's click always works.
       const opened = await Promise.race([newTab, new Promise<null>((resolve) => setTimeout(() => resolve(null), 1500))]);

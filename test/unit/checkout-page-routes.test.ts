@@ -233,8 +233,7 @@ describe('hosted payment page routes', () => {
       expect(res.status).to.equal(200);
       expectPageHeaders(res);
       const html = await res.text();
-      expect(html).to.include('<form method="get" action="https://shop.example/cancel" target="_top" data-auto-submit');
-      expect(html).to.include('<input type="hidden" name="order_id" value="ORDER-7">');
+      expect(html).to.include('<a class="button primary" href="https://shop.example/cancel?order_id=ORDER-7" target="_top" data-auto-follow');
     });
   });
 

@@ -9,6 +9,7 @@ import { formReader, readPayForm, splitExpiry } from '../../src/api/checkout-pag
 import { CHECKOUT_PAGE_CSP, renderNotFoundPage, renderUnavailablePage } from '../../src/api/checkout-page/render-page';
 import { renderClosedPage, renderProcessingPage, renderReturningPage } from '../../src/api/checkout-page/status-pages';
 import { NOW, SESSION_ID, modelOf } from './checkout-page-fixtures';
+import { CHECKOUT_ASSETS } from '../../src/api/checkout-page/assets';
 
 const HOSTILE = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
 const PAN = '4111111111111111';
@@ -202,8 +203,12 @@ describe('hosted payment page rendering', () => {
         expect(html).to.match(/<title>[^<]+<\/title>/);
         expect(html).to.match(/<link rel="stylesheet" href="\/checkout\/assets\/checkout\.css\?v=[0-9a-f]{12}">/);
         expectNoInlineCode(html);
-        for (const [, url] of html.matchAll(/\b(?:src|href)="([^"]+)"/g)) {
-          expect(url, 'same-origin asset or link').to.match(/^(\/|#)/);
+        // Code and styles: every script and stylesheet (a link the payer follows is navigation, not code).
+        for (const [, url] of html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)) {
+          expect(url, 'same-origin asset').to.match(/^(\/|#)/);
+        }
+        for (const [, url] of html.matchAll(/<a\b(?![^>]*data-return-link)[^>]*\bhref="([^"]+)"/g)) {
+          expect(url, 'same-origin link').to.match(/^(\/|#)/);
         }
       });
     }
@@ -234,21 +239,22 @@ describe('hosted payment page rendering', () => {
   });
 
   describe('the way back to the shop in another browsing context', () => {
-    it('a GET form to the return URL with its target, one hidden input per query parameter, sent by the gateway\'s script', () => {
+    it('a link to the return URL exactly as built, with its target, followed by the page script', () => {
       const html = renderReturningPage({
-        url: 'https://shop.example/done?payment_id=p-1&order_id=A%26B&hash=abc',
+        url: 'https://shop.example/index.php?route=checkout/success&payment_id=p-1&order_id=A%26B&hash=abc',
         target: '_parent',
         prefix: '',
         shopName: 'Corner Bookshop',
       });
 
       expect(html).to.include('<h1 id="title">Returning to Corner Bookshop…</h1>');
-      expect(html).to.include('<form method="get" action="https://shop.example/done" target="_parent" data-auto-submit');
-      expect(html).to.include('<input type="hidden" name="payment_id" value="p-1">');
-      expect(html).to.include('<input type="hidden" name="order_id" value="A&amp;B">');
-      expect(html).to.include('<input type="hidden" name="hash" value="abc">');
-      expect(html).to.include('<button type="submit" class="primary">Continue</button>');
-      expect(html).to.include('<script src="/assets/auto-submit.js" defer></script>');
+      // A GET form would rebuild the query (route=checkout%2Fsuccess); the link keeps it as sent.
+      expect(html).to.include(
+        '<a class="button primary" href="https://shop.example/index.php?route=checkout/success&amp;payment_id=p-1&amp;order_id=A%26B&amp;hash=abc" target="_parent" data-auto-follow data-return-link>Continue</a>',
+      );
+      expect(html).not.to.include('<form');
+      expect(html).to.match(/<script src="\/checkout\/assets\/checkout\.js\?v=[0-9a-f]{12}" defer><\/script>/);
+      expect(CHECKOUT_ASSETS.js.body).to.include("document.querySelector('a[data-auto-follow]')");
     });
 
     it('names the shop\'s site when the shop\'s name is not known', () => {

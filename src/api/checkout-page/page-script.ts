@@ -288,6 +288,13 @@ const PAGE_WIRING_JS = `
 
   var focusTarget = document.querySelector('[data-focus-on-load]');
   if (focusTarget && !document.querySelector('[autofocus]')) focusTarget.focus();
+
+  // The way back to the shop in another browsing context: followed at once, the link itself the fallback.
+  var onward = document.querySelector('a[data-auto-follow]');
+  if (onward && onward.getAttribute('data-followed') !== 'true') {
+    onward.setAttribute('data-followed', 'true');
+    onward.click();
+  }
 `;
 
 /** The browser's copy of timeLeftText below, so the first paint and later updates read the same. */

@@ -86,6 +86,7 @@ button { font: inherit; cursor: pointer; }
   background: var(--accent); color: var(--accent-fg); font-size: 1.0625rem; font-weight: 650;
 }
 .primary:hover { background: var(--accent-dark); }
+a.primary { box-sizing: border-box; text-align: center; text-decoration: none; line-height: 1.75rem; }
 .primary[disabled] { cursor: progress; opacity: 0.75; }
 .link-button { display: block; margin: 0.9rem auto 0; padding: 0.5rem 0.75rem; border: 0; background: none; color: var(--muted); text-decoration: underline; text-underline-offset: 2px; font-size: 0.9375rem; }
 .link-button:hover { color: var(--fg); }

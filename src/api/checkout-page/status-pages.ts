@@ -5,7 +5,7 @@
  */
 import type { CheckoutPageModel } from '../../application/checkout/checkout-service';
 import type { LinkTarget } from '../../domain/checkout/session-events';
-import { AUTO_SUBMIT_PATH, assertFormTarget, escapeHtml } from '../html/page-kit';
+import { assertFormTarget, escapeHtml } from '../html/page-kit';
 import { isCredit, renderOrderSummary } from './order-summary';
 import { renderDocument, renderMessagePage } from './render-page';
 
@@ -48,26 +48,20 @@ export function siteOf(url: string): string {
 
 /**
  * The way back to the shop when its page must open in another browsing context (`_blank`, or
- * `_parent`/`_top` to leave the shop's iframe). A GET form, because the return URL is a GET
- * target; a GET form replaces its action's query, so each query parameter becomes a hidden input.
- * The gateway's auto-submit script sends it; browsers that block that without a click (a new tab,
- * or an iframe navigating its parent) leave the visible Continue button for the payer.
+ * `_parent`/`_top` to leave the shop's iframe). A link, not a GET form: a form would rebuild the
+ * return URL's query from its inputs and re-encode the merchant's own parameters, where the link
+ * goes to the URL exactly as built. The page script follows it at once; browsers that block that
+ * without a click (a new tab, or an iframe navigating its parent) leave the visible Continue link
+ * for the payer.
  */
 export function renderReturningPage(input: { url: string; target: LinkTarget; prefix: string; shopName?: string }): string {
-  const url = new URL(assertFormTarget(input.url));
-  const hidden = [...url.searchParams]
-    .map(([name, value]) => `    <input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('\n');
-  url.search = '';
+  const href = assertFormTarget(input.url);
   const shop = input.shopName?.trim() || siteOf(input.url);
   const title = `Returning to ${shop}…`;
   const main = `<section class="message" aria-labelledby="title" aria-describedby="help">
   <h1 id="title">${escapeHtml(title)}</h1>
   <p id="help">You are being taken back to the shop. If nothing happens, select Continue.</p>
-  <form method="get" action="${escapeHtml(url.toString())}" target="${escapeHtml(input.target)}" data-auto-submit data-return-form>
-${hidden}
-    <button type="submit" class="primary">Continue</button>
-  </form>
+  <p><a class="button primary" href="${escapeHtml(href)}" target="${escapeHtml(input.target)}" data-auto-follow data-return-link>Continue</a></p>
 </section>`;
-  return renderDocument({ title, prefix: input.prefix, shopName: input.shopName, main, withoutPageScript: true, scripts: [AUTO_SUBMIT_PATH] });
+  return renderDocument({ title, prefix: input.prefix, shopName: input.shopName, main });
 }

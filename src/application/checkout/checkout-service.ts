@@ -524,31 +524,35 @@ export class CheckoutService {
 
   /**
    * `payment_id`, `trans_id`, `order_id` and `hash` (spec Events item 8), then the merchant's
-   * return parameters. Before any attempt there is no payment: only `order_id` is appended.
+   * return parameters. Before any attempt (a cancel, an expiry) there is no payment: what exists is
+   * appended, `order_id` and the `hash` with the absent payment id left out of its input (as every
+   * absent optional field is), so the merchant can still tell the return is genuine; the return
+   * parameters describe a payment and are left out with it.
    */
   private withReturnParameters(url: string, session: ExistingSession, payment: ExistingPayment | null, merchant: MerchantAccount): string {
-    const params: FormFields = [];
-    if (payment) {
-      params.push(
-        ['payment_id', payment.paymentId],
-        ['trans_id', payment.paymentId],
-        ['order_id', payment.orderId],
-        [
-          'hash',
-          checkoutCallbackHash({
-            id: payment.paymentId,
-            orderNumber: payment.orderId,
-            orderAmount: payment.amountText,
-            orderCurrency: payment.currency,
-            orderDescription: payment.orderDescription,
-            password: merchant.password,
-          }),
-        ],
-        ...returnParameters(payment, merchant.protocolMapping),
-      );
-    } else {
-      params.push(['order_id', session.order.number]);
-    }
+    const order = payment
+      ? { number: payment.orderId, amountText: payment.amountText, currency: payment.currency, description: payment.orderDescription }
+      : session.order;
+    const hash = checkoutCallbackHash({
+      id: payment?.paymentId ?? '',
+      orderNumber: order.number,
+      orderAmount: order.amountText,
+      orderCurrency: order.currency,
+      orderDescription: order.description,
+      password: merchant.password,
+    });
+    const params: FormFields = payment
+      ? [
+          ['payment_id', payment.paymentId],
+          ['trans_id', payment.paymentId],
+          ['order_id', payment.orderId],
+          ['hash', hash],
+          ...returnParameters(payment, merchant.protocolMapping),
+        ]
+      : [
+          ['order_id', session.order.number],
+          ['hash', hash],
+        ];
     return withQueryParameters(url, params);
   }
 
@@ -679,6 +683,7 @@ export function hostedFieldsResultOf(p: ExistingPayment): HostedFieldsResult {
       return { result: 'redirect', redirect_url: p.payerAction!.url, ...base };
     case 'initiated':
     case 'outcome_unknown':
+    case 'awaiting_provider':
       return { result: 'waiting', ...base };
     default: {
       const unreachable: never = phase;

@@ -8,14 +8,35 @@ import type { ExistingPayment } from '../payment/state';
 import { s2sCardHashOf } from './callback-content';
 import type { FormFields } from './form-fields';
 
+/** The decoded name of one `name=value` segment of a query, as a form decoder reads it. */
+function segmentName(segment: string): string {
+  const raw = segment.split('=', 1)[0].replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /**
- * Adds `params` to `url`, keeping whatever query and fragment the merchant's URL already has; a
- * parameter of ours replaces a merchant one of the same name, so the ids cannot be spoofed by it.
+ * Appends `params` to `url` exactly as the merchant wrote it: its path, query and fragment keep
+ * their bytes (a query is never decoded and re-encoded: `route=checkout/success` stays so), ours
+ * follow with `&` (or `?` when there is no query), before any `#fragment`. A merchant parameter of
+ * the same name as one of ours is dropped, so the ids and the hash cannot be spoofed by it and every
+ * query parser reads ours.
  */
 export function withQueryParameters(url: string, params: FormFields): string {
-  const target = new URL(url);
-  for (const [name, value] of params) target.searchParams.set(name, value);
-  return target.toString();
+  if (params.length === 0) return url;
+  const hashAt = url.indexOf('#');
+  const beforeFragment = hashAt >= 0 ? url.slice(0, hashAt) : url;
+  const fragment = hashAt >= 0 ? url.slice(hashAt) : '';
+  const queryAt = beforeFragment.indexOf('?');
+  const path = queryAt >= 0 ? beforeFragment.slice(0, queryAt) : beforeFragment;
+  const ours = new Set(params.map(([name]) => name));
+  const kept = queryAt >= 0 ? beforeFragment.slice(queryAt + 1).split('&').filter((segment) => !ours.has(segmentName(segment))).join('&') : '';
+  const added = new URLSearchParams(params).toString();
+  const query = kept === '' ? added : kept.endsWith('&') ? `${kept}${added}` : `${kept}&${added}`;
+  return `${path}?${query}${fragment}`;
 }
 
 /** The chosen "return additional parameters" of a card payment. */
