@@ -196,7 +196,7 @@ forEachStore('Checkout API: payment operations', (h) => {
   });
 
   describe('POST /api/v1/payment/void', () => {
-    it('voids a settled sale (status void) and releases a pending authorization (status reversal)', async () => {
+    it('voids a settled sale and releases a pending authorization, each answered (and looked up) as status void', async () => {
       const sale = await checkoutPayment(h(), merchant);
       const voided = await voidPayment(h(), merchant, sale.payment.paymentId);
       expect(voided.status, voided.text).to.equal(200);
@@ -204,8 +204,8 @@ forEachStore('Checkout API: payment operations', (h) => {
 
       const auth = await checkoutPayment(h(), merchant, { auth: true });
       const released = await voidPayment(h(), merchant, auth.payment.paymentId);
-      expect(released.body).to.deep.equal({ payment_id: auth.payment.paymentId, result: 'success', status: 'reversal', amount: '10.50' });
-      expect((await statusById(h(), merchant, auth.payment.paymentId)).body.status).to.equal('reversal');
+      expect(released.body).to.deep.equal({ payment_id: auth.payment.paymentId, result: 'success', status: 'void', amount: '10.50' });
+      expect((await statusById(h(), merchant, auth.payment.paymentId)).body.status).to.equal('void');
     });
 
     it('refuses a refunded, a declined and an already voided payment with Void is not allowed.', async () => {

@@ -4,10 +4,23 @@
  * open: given a merchant as those clients drive it, when they do what they do, then what they see.
  */
 import { expect } from 'chai';
-import { createSession } from '../support/checkout-client';
+import { CallbackReceiver } from '../support/callback-receiver';
+import { createSession, operationHash, postJson } from '../support/checkout-client';
 import { checkoutPayment } from '../support/checkout-payments';
-import { forEachStore, type TestMerchant } from '../support/gateway-harness';
+import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { checkoutHash } from '../../src/domain/signatures';
+
+/** A signed Checkout operation (`/api/v1/payment/<path>`); `hashed` names the hash input fields in order. */
+function operation(t: TestGateway, merchant: TestMerchant, path: string, fields: Record<string, unknown>, hashed: string[]) {
+  const hash = operationHash(hashed.map((name) => String(fields[name] ?? '')), merchant.password);
+  return postJson(t, `/api/v1/payment/${path}`, { merchant_key: merchant.merchant_key, ...fields, hash });
+}
+
+async function callbacksOf(t: TestGateway, receiver: CallbackReceiver, paymentId: string): Promise<Record<string, string>[]> {
+  await t.gateway.notifier.catchUp();
+  await t.gateway.readModels.catchUpToHead(5000);
+  return receiver.received.filter((r) => r.fields.get('id') === paymentId || r.fields.get('trans_id') === paymentId).map((r) => Object.fromEntries(r.fields));
+}
 
 forEachStore('Merchant clients of the protocol family', (h) => {
   let merchant: TestMerchant;
@@ -35,6 +48,34 @@ forEachStore('Merchant clients of the protocol family', (h) => {
       const o = body.order;
       const hash = checkoutHash([o.number, o.amount, o.currency, o.description], merchant.password);
       expect(next).to.deep.include({ kind: 'merchant', url: `https://shop.example/index.php?route=checkout/cart&order_id=${o.number}&hash=${hash}` });
+    });
+  });
+
+  describe('with callbacks', () => {
+    let receiver: CallbackReceiver;
+    let notified: TestMerchant;
+    before(async () => {
+      await h().gateway.notifier.start();
+    });
+    beforeEach(async () => {
+      receiver = await new CallbackReceiver().start();
+      notified = await h().createMerchant({ notificationUrl: receiver.url });
+    });
+    afterEach(async () => {
+      await receiver.stop();
+    });
+
+    it('voiding a Checkout authorization answers status void and calls back type=void, order_status=void', async () => {
+      const { payment } = await checkoutPayment(h(), notified, { auth: true });
+
+      const res = await operation(h(), notified, 'void', { payment_id: payment.paymentId }, ['payment_id']);
+
+      expect(res.body).to.deep.equal({ payment_id: payment.paymentId, result: 'success', status: 'void', amount: '10.50' });
+      const callbacks = await callbacksOf(h(), receiver, payment.paymentId);
+      expect(callbacks.map((c) => [c.type, c.status, c.order_status])).to.deep.equal([
+        ['sale', 'success', 'pending'],
+        ['void', 'success', 'void'],
+      ]);
     });
   });
 });

@@ -124,8 +124,10 @@ export async function capturePayment(deps: OperationDeps, request: CheckoutReque
 }
 
 /**
- * Cancels settled money (a sale, debit or capture not refunded: status `void`), or releases a
- * pending authorization's hold (status `reversal`), since Checkout has no other way to release it.
+ * Cancels settled money (a sale, debit or capture not refunded), or releases a pending
+ * authorization's hold, since Checkout has no other way to release it. Either is a void in
+ * Checkout's words (status `void`, callback `type=void`): the clients release holds with it and
+ * wait for `type=void`. The S2S API still calls a released hold `REVERSAL`.
  */
 export async function voidPayment(deps: OperationDeps, request: CheckoutRequest) {
   const { body, merchant, requestId } = request;

@@ -13,7 +13,10 @@
  * | CaptureSucceeded / CaptureDeclined | capture | success / fail | settled / pending |
  * | PaymentVoided / VoidDeclined | void | success / fail | void / settled |
  * | RefundSucceeded / RefundDeclined | refund | success / fail | refund (settled after a partial refund) / unchanged |
- * | AuthorizationReversed / ReversalDeclined | reversal | success / fail | reversal / pending |
+ * | AuthorizationReversed / ReversalDeclined | void | success / fail | void / pending |
+ *
+ * Checkout releases a hold with its void (`/api/v1/payment/void`) and the clients wait for
+ * `type=void`: a released hold is a void in Checkout's words, whatever released it.
  *
  * No callback for PaymentInitiated, the *Requested intents and PaymentOutcomeUnknown.
  * `order_amount` is always the order's amount as the merchant sent it: it is hash input.
@@ -78,9 +81,9 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
     case 'RefundDeclined':
       return { type: 'refund', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
     case 'AuthorizationReversed':
-      return { type: 'reversal', status: 'success', at: event.data.reversedAt };
+      return { type: 'void', status: 'success', at: event.data.reversedAt };
     case 'ReversalDeclined':
-      return { type: 'reversal', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
+      return { type: 'void', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
     case 'PaymentInitiated':
     case 'PaymentOutcomeUnknown':
     case 'CaptureRequested':

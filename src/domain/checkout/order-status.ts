@@ -1,6 +1,8 @@
 /**
  * Checkout's words for where a payment stands (decisions.md §3): `order_status` of callbacks and
- * status responses, and the operation `type` a payment kind is reported as.
+ * status responses, and the operation `type` a payment kind is reported as. Checkout releases a
+ * hold with its void, so a released hold reads `void` here whatever API released it; the S2S API
+ * keeps its own word (`REVERSAL`).
  */
 import type { CheckoutCallbackType, CheckoutOrderStatus } from '../callback/checkout-callback';
 import { isChainCharge } from '../callback/recurring-fields';
@@ -26,7 +28,8 @@ export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
     case 'voided':
       return 'void';
     case 'reversed':
-      return 'reversal';
+      // Checkout has no reversal of its own: a released hold is its void (docs/api-notes.md).
+      return 'void';
     case 'refunded':
       return 'refund';
     default: {
