@@ -4,9 +4,11 @@
  * open: given a merchant as those clients drive it, when they do what they do, then what they see.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { createSession, operationHash, postJson } from '../support/checkout-client';
-import { checkoutPayment } from '../support/checkout-payments';
+import { PAYER_IP, checkoutPayment, storedCardToken } from '../support/checkout-payments';
+import { expectFieldError } from '../support/api-errors';
 import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { checkoutHash } from '../../src/domain/signatures';
 
@@ -48,6 +50,49 @@ forEachStore('Merchant clients of the protocol family', (h) => {
       const o = body.order;
       const hash = checkoutHash([o.number, o.amount, o.currency, o.description], merchant.password);
       expect(next).to.deep.include({ kind: 'merchant', url: `https://shop.example/index.php?route=checkout/cart&order_id=${o.number}&hash=${hash}` });
+    });
+  });
+
+  describe('card credit', () => {
+    const creditFields = (token: string, extra: Record<string, unknown> = {}) => ({
+      order_id: `cr-${randomUUID()}`,
+      order_amount: '5.00',
+      order_currency: 'USD',
+      order_description: 'Payout to stored card',
+      card_token: token,
+      ...extra,
+    });
+    const CREDIT_HASHED = ['order_id', 'order_amount', 'order_currency', 'order_description'];
+
+    it('takes a request without operation: the endpoint is the operation', async () => {
+      const token = await storedCardToken(h(), merchant);
+      const res = await operation(h(), merchant, 'card/credit', creditFields(token), CREDIT_HASHED);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.redirect_url).to.match(/\/checkout\/[0-9a-f-]{36}$/);
+    });
+
+    it('the payer is asked only for the expiry: no billing country, and the expiry alone pays out', async () => {
+      const token = await storedCardToken(h(), merchant);
+      const res = await operation(h(), merchant, 'card/credit', creditFields(token, { success_url: 'https://shop.example/paid-out' }), CREDIT_HASHED);
+      const page = await h().request(res.body.redirect_url);
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include('name="card_expiry"');
+      expect(page.text).not.to.include('billing_country');
+
+      const paid = await h().postForm(`${res.body.redirect_url}/pay`, { card_expiry: '01 / 38' });
+
+      expect(paid.status, paid.text).to.equal(303);
+      expect(paid.headers.get('location')).to.match(/^https:\/\/shop\.example\/paid-out\?payment_id=/);
+    });
+
+    it('refuses any operation other than credit', async () => {
+      const token = await storedCardToken(h(), merchant);
+      for (const other of ['purchase', 'debit', '']) {
+        expectFieldError(
+          await operation(h(), merchant, 'card/credit', creditFields(token, { operation: other }), CREDIT_HASHED),
+          'operation: The value you selected is not a valid choice. Allowed: credit.',
+        );
+      }
     });
   });
 

@@ -115,12 +115,14 @@ export function renderFormPage(input: FormPageInput): string {
   }
 
   const holderValue = kept.card_holder ?? model.holderName;
+  // Prefilled from the payee names or the stored card; only a card the payer types needs one.
+  const holderRequired = !model.storedCardMask;
   fields.push(
     field({
       name: 'card_holder',
       label: 'Name on card',
       error: errorOf('card_holder'),
-      control: `<input type="text" autocomplete="cc-name" autocapitalize="words" spellcheck="false" maxlength="100" required value="${escapeHtml(holderValue)}" data-empty-message="Enter the name on the card." ${inputAttributes('card_holder', errorOf('card_holder'), focus('card_holder'))}>`,
+      control: `<input type="text" autocomplete="cc-name" autocapitalize="words" spellcheck="false" maxlength="100"${holderRequired ? ' required' : ''} value="${escapeHtml(holderValue)}" data-empty-message="Enter the name on the card." ${inputAttributes('card_holder', errorOf('card_holder'), focus('card_holder'))}>`,
     }),
   );
 
@@ -171,6 +173,9 @@ ${browserInfoInputs()}
   return renderDocument({ title, prefix: input.prefix, shopName: model.merchantName, main });
 }
 
+/** Whether the page asks for a billing country and state: not when a stored card is credited. */
+export const asksBillingAddress = (model: Pick<CheckoutPageModel, 'session'>): boolean => !model.session.cardToken;
+
 /**
  * The state field appears only for the countries that need one. A session with a country decides
  * it here; a session without one gets a country select, and the page script shows the state field
@@ -184,6 +189,8 @@ function billingFields(
 ): string[] {
   const address = model.session.billingAddress;
   const out: string[] = [];
+  // A stored card's credit asks the payer for the expiry only (spec, card credit): no address.
+  if (!asksBillingAddress(model)) return out;
   let stateShown = model.needs.billingState && !address.state;
   const stateOffered = stateShown || !address.country;
   if (!address.country) {

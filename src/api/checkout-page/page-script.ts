@@ -159,7 +159,7 @@ const PAGE_WIRING_JS = `
   check(number, function () { return CardChecks.checkNumber(number.value); });
   check(expiry, function () { return CardChecks.checkExpiry(expiry.value); });
   check(cvv, function () { return CardChecks.checkCvv(cvv.value, number ? number.value : ''); });
-  check(holder, function () { return holder.value.trim() ? '' : (holder.getAttribute('data-empty-message') || 'Enter the name on the card.'); });
+  check(holder, function () { return holder.value.trim() || !holder.required ? '' : (holder.getAttribute('data-empty-message') || 'Enter the name on the card.'); });
   check(country, function () { return country.value ? '' : 'Select the country of your billing address.'; });
   check(state, function () { return state.value.trim() ? '' : 'Enter the state or province of your billing address.'; });
 

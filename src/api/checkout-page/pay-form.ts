@@ -42,23 +42,25 @@ export interface ReadPayForm {
 /**
  * `sessionCountry`: the session's billing country; when it has none the page asked for one, and a
  * missing or unknown code is refused here, since the service would take it as given.
+ * `asksBillingAddress` false: the page asked for no address (a stored card's credit), none is read.
  */
 export function readPayForm(
   field: FormReader,
-  context: { payerIp: string; browser?: BrowserAttributes; sessionCountry?: string },
+  context: { payerIp: string; browser?: BrowserAttributes; sessionCountry?: string; asksBillingAddress?: boolean },
 ): ReadPayForm {
   const problems: FieldProblem[] = [];
   const holder = field('card_holder')?.trim();
   const expiryText = field('card_expiry')?.trim();
+  const asksAddress = context.asksBillingAddress !== false;
   let country: string | undefined;
-  if (!context.sessionCountry) {
+  if (asksAddress && !context.sessionCountry) {
     country = field('billing_country')?.trim().toUpperCase() || undefined;
     if (!country || !isCountryCode(country)) {
       problems.push({ field: 'billing_country', message: 'Select the country of your billing address.' });
       country = undefined;
     }
   }
-  const state = field('billing_state')?.trim() || undefined;
+  const state = (asksAddress && field('billing_state')?.trim()) || undefined;
   const number = field('card_number');
   const cvv = field('card_cvv')?.trim();
   const input: PayInput = {

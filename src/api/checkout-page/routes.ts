@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import { browserAttributesFrom } from '../html/browser-info';
 import { ASSET_CACHE_CONTROL, CHECKOUT_ASSETS } from './assets';
-import { renderFormPage } from './form-page';
+import { asksBillingAddress, renderFormPage } from './form-page';
 import { gatewayPathPrefix, navigate, sendPage, type NavigateOptions } from './navigate';
 import { formReader, readPayForm } from './pay-form';
 import { renderNotFoundPage, renderUnavailablePage } from './render-page';
@@ -89,6 +89,7 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
           field,
         ),
         sessionCountry: before.session.billingAddress.country,
+        asksBillingAddress: asksBillingAddress(before),
       });
       const outcome = form.problems.length
         ? ({ kind: 'invalid', problems: form.problems } as const)

@@ -128,10 +128,13 @@ export const voidSchema = {
 
 export const refundSchema = captureSchema;
 
-/** `POST /api/v1/payment/card/credit`: flat order fields, one stored card. */
+/**
+ * `POST /api/v1/payment/card/credit`: flat order fields, one stored card. The endpoint is the
+ * operation: `operation` may be left out (clients of the family do), and when sent it must be `credit`.
+ */
 export const cardCreditSchema = {
   type: 'object',
-  required: ['operation', 'order_id', 'order_amount', 'order_currency', 'order_description', 'card_token', 'hash'],
+  required: ['order_id', 'order_amount', 'order_currency', 'order_description', 'card_token', 'hash'],
   properties: {
     merchant_key: { type: 'string' },
     operation: { type: 'string', enum: ['credit'] },
