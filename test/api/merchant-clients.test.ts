@@ -53,6 +53,34 @@ forEachStore('Merchant clients of the protocol family', (h) => {
     });
   });
 
+  describe('the sandbox ACS as the vendor\'s sample app drives it', () => {
+    it('takes PaReq and TermUrl without MD, and the TermUrl takes PaReq and PaRes without MD', async () => {
+      const sale = await h().sale(merchant, { card_exp_month: '05', term_url_3ds: 'https://shop.example/index.php?route=payment/return' });
+      expect(sale.body).to.include({ result: 'REDIRECT', status: '3DS' });
+      const { PaReq, TermUrl } = sale.body.redirect_params;
+
+      const acs = await h().postForm(sale.body.redirect_url, { PaReq, TermUrl });
+      expect(acs.status, acs.text).to.equal(200);
+      expect(acs.text).to.include(`action="${TermUrl}"`);
+
+      const back = await h().postForm(TermUrl, { PaReq, PaRes: 'approve' });
+      expect(back.status, back.text).to.equal(303);
+      expect(back.headers.get('location')).to.match(/^https:\/\/shop\.example\/index\.php\?route=payment\/return&payment_id=/);
+      expect((await h().status(merchant, sale.body.trans_id)).body.status).to.equal('SETTLED');
+    });
+
+    it('reads an empty MD as one not sent', async () => {
+      const sale = await h().sale(merchant, { card_exp_month: '05' });
+      const { PaReq, TermUrl } = sale.body.redirect_params;
+
+      expect((await h().postForm(sale.body.redirect_url, { PaReq, MD: '', TermUrl })).status).to.equal(200);
+      const back = await h().postForm(TermUrl, { PaReq, MD: '', PaRes: 'approve' });
+
+      expect(back.status, back.text).to.equal(303);
+      expect((await h().status(merchant, sale.body.trans_id)).body.status).to.equal('SETTLED');
+    });
+  });
+
   describe('card credit', () => {
     const creditFields = (token: string, extra: Record<string, unknown> = {}) => ({
       order_id: `cr-${randomUUID()}`,

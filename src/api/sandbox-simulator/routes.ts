@@ -43,7 +43,8 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
   const acs = async (ctx: Koa.Context) => {
     const raw = rawReturnOf(ctx);
     const paReq = raw.body.PaReq ?? raw.query.PaReq;
-    const md = raw.body.MD ?? raw.query.MD;
+    // Clients may post PaReq and TermUrl alone (MD empty or absent): the signed PaReq names the payment.
+    const md = raw.body.MD || raw.query.MD || undefined;
     const payload = paReq ? verifyPaReq(deps.sandboxSecret, paReq) : null;
     // The signed PaReq names the payment; MD, when a client sends it, must name the same one.
     if (!payload || (md !== undefined && payload.paymentId !== md)) return errorPage(ctx, 400, 'This verification link is not valid.');

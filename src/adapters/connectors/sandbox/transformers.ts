@@ -133,7 +133,8 @@ export function readPayerReturn(
   const field = (name: string): string | undefined => raw.body[name] ?? raw.query[name];
   if (kind === '3ds') {
     const payload = verifyPaReq(secret, field('PaReq') ?? '');
-    const md = field('MD');
+    // MD is optional (the signed PaReq names the payment); an empty one is one not sent.
+    const md = field('MD') || undefined;
     if (!payload || payload.paymentId !== paymentId || (md !== undefined && md !== paymentId)) return null;
     return { approved: field('PaRes') === 'approve' };
   }
