@@ -142,7 +142,11 @@ export async function applyToTransactions(trx: Transaction<TransactionsTables>, 
         update(event.data.paymentId, { status: 'pending', payer_action: '3ds', updated_at: event.data.requiredAt });
         break;
       case 'PayerRedirectRequired':
-        update(event.data.paymentId, { status: 'pending', payer_action: 'redirect', updated_at: event.data.requiredAt });
+        update(event.data.paymentId, { status: 'pending', payer_action: event.data.display === 'qr' ? 'qr' : 'redirect', updated_at: event.data.requiredAt });
+        break;
+      case 'PaymentPending':
+        // The provider accepted the payment; the payer confirms with it elsewhere.
+        update(event.data.paymentId, { status: 'pending', payer_action: 'provider', updated_at: event.data.pendingAt });
         break;
       case 'PaymentOutcomeUnknown':
         // The detail is what reconciliation needs to find the payment at the acquirer.

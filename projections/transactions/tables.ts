@@ -14,7 +14,10 @@ export interface TransactionsTable {
   amount: number;
   currency: string;
   reason: string | null;
-  /** '3ds' or 'redirect' while (or after) the payer had to act on the initial operation. */
+  /**
+   * '3ds', 'redirect', 'qr' (a QR code shown) or 'provider' (the payer confirms with an alternative
+   * method's provider) while (or after) the payer had to act on the initial operation.
+   */
   payer_action: string | null;
   created_at: string;
   updated_at: string;

@@ -93,7 +93,7 @@ forEachStore(
     it('reports a debit with type=debit and its card_token', async () => {
       const { payment } = await checkoutPayment(h(), merchant, { operation: 'debit' });
       const [callback] = await callbacksOf(h(), receiver, payment.paymentId);
-      expect(Object.fromEntries(callback.fields)).to.include({ type: 'debit', status: 'success', order_status: 'settled', card_token: payment.card.token! });
+      expect(Object.fromEntries(callback.fields)).to.include({ type: 'debit', status: 'success', order_status: 'settled', card_token: payment.card!.token! });
       expectSignedFor(callback, merchant, h());
     });
 

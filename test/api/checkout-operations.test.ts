@@ -71,7 +71,7 @@ forEachStore('Checkout API: payment operations', (h) => {
 
       const debit = await checkoutPayment(h(), merchant, { operation: 'debit' });
       const res = await statusById(h(), merchant, debit.payment.paymentId);
-      expect(res.body).to.include({ status: 'settled', type: 'debit', card_token: debit.payment.card.token! });
+      expect(res.body).to.include({ status: 'settled', type: 'debit', card_token: debit.payment.card!.token! });
     });
 
     it('by order_id: an object without size, an array of the N most recent with size, newest first', async () => {
@@ -136,7 +136,7 @@ forEachStore('Checkout API: payment operations', (h) => {
       const mapped = await h().createMerchant({ protocolMapping: { fields: ['brand', 'checkout_payment_method', 'payer_ip'] } });
       const { payment } = await checkoutPayment(h(), mapped);
       const res = await statusById(h(), mapped, payment.paymentId);
-      expect(res.body).to.include({ brand: payment.card.brand, checkout_payment_method: 'card', payer_ip: PAYER_IP });
+      expect(res.body).to.include({ brand: payment.card!.brand, checkout_payment_method: 'card', payer_ip: PAYER_IP });
       expect((await statusById(h(), merchant, (await checkoutPayment(h(), merchant)).payment.paymentId)).body).not.to.have.property('brand');
     });
 

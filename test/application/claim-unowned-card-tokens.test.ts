@@ -34,7 +34,7 @@ describe('Stored cards of an older store are given their merchants', () => {
     const [usedByB, orphan] = [tokenOf(), tokenOf()];
     const store = new MemoryEventStore();
     const stored = paymentInitiated({ merchantId: 'merchant-a', card: { mask: '411111******1111', brand: 'VISA', expMonth: '01', expYear: '2038', token: usedByB } });
-    const borrowed = paymentInitiated({ merchantId: 'merchant-b', cardSource: 'card_token', card: { ...stored.data.card } });
+    const borrowed = paymentInitiated({ merchantId: 'merchant-b', cardSource: 'card_token', card: { ...stored.data.card! } });
     for (const event of [stored, borrowed]) {
       await store.append(paymentStreamId(event.data.paymentId), [{ id: randomUUID(), type: event.type, schemaVersion: 1, data: event.data, metadata: { correlationId: 'c', causationId: 'c' } }], { kind: 'no_stream' });
     }

@@ -89,7 +89,7 @@ describe('Hosted payment page in a browser', function () {
       const paymentId = expectSignedReturn(visit, payer, merchant);
       const payment = await t.gateway.payments.current(paymentId);
       expect(payment.phase).to.equal('settled');
-      expect(payment.card.mask).to.equal('411111******1111');
+      expect(payment.card!.mask).to.equal('411111******1111');
     });
 
     it('02/2038: the page shows the decline with the attempts left, and a retry with 01/2038 succeeds under the same order number', async () => {

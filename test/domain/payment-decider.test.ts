@@ -304,7 +304,7 @@ describe('payment decider', () => {
 
     it('carries the authorization kind, a stored-card token, null urls and recurring init unchanged', () => {
       const command = initiate('authorization');
-      command.data.card = { ...command.data.card, token: 'tok_9f8e7d6c' };
+      command.data.card = { ...command.data.card!, token: 'tok_9f8e7d6c' };
       command.data.termUrl3ds = null;
       command.data.notificationUrl = null;
       command.data.customData = null;
@@ -315,7 +315,7 @@ describe('payment decider', () => {
         .given([])
         .when(command)
         .then([{ type: 'PaymentInitiated', data: { ...rest, initiatedAt: now } }])
-        .thenState({ kind: 'authorization', recurringInit: true, card: { ...command.data.card }, termUrl3ds: null });
+        .thenState({ kind: 'authorization', recurringInit: true, card: { ...command.data.card! }, termUrl3ds: null });
     });
 
     for (const name of ['initiatedSale', 'settledSale', 'declinedSale', 'authorized', 'voidedSale'] as HistoryName[]) {

@@ -38,6 +38,6 @@ export async function checkoutPayment(
 /** A card token of `merchant`'s vault: a debit always stores the card it was paid with. */
 export async function storedCardToken(t: TestGateway, merchant: TestMerchant): Promise<string> {
   const { payment } = await checkoutPayment(t, merchant, { operation: 'debit' });
-  expect(payment.card.token, 'card token of the debit').to.be.a('string');
-  return payment.card.token!;
+  expect(payment.card!.token, 'card token of the debit').to.be.a('string');
+  return payment.card!.token!;
 }

@@ -39,7 +39,7 @@ forEachStore('Scheduled chains walked through by the sandbox test clock', (h, ki
       expect(p.recurring!.initPaymentId).to.equal(chain.chainId);
       // The clock stopped at each due date, so each payment is made on its own day.
       expect(p.initiatedAt.slice(0, 10)).to.equal(p.recurring!.dueDate);
-      expect(p.card.mask).to.equal('411111******1111');
+      expect(p.card!.mask).to.equal('411111******1111');
     }
     const events = await chainEvents(g, chain.chainId);
     expect(events[events.length - 1]).to.deep.include({ type: 'ScheduledChainEnded' });

@@ -21,8 +21,10 @@ export function checkoutPaymentStatus(p: ExistingPayment, mapping: ProtocolMappi
     type: paymentTypeOf(p),
   };
   if (p.phase === 'declined') body.reason = p.declineReason ?? 'Declined';
-  body.card = p.card.mask;
-  body.card_expiration_date = cardExpirationDate(p.card);
+  if (p.card) {
+    body.card = p.card.mask;
+    body.card_expiration_date = cardExpirationDate(p.card);
+  }
   const token = checkoutCardToken(p);
   if (token) body.card_token = token;
   const c = checkoutCustomerOf(p);

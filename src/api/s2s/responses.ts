@@ -1,4 +1,4 @@
-/** S2S CARD response bodies, built from the payment state (command side) or its read row. */
+/** S2S CARD response bodies, built from the payment state (command side) or its read row; S2S APM's are in apm-responses.ts. */
 import type { ExistingPayment } from '../../domain/payment/state';
 import { noProtocolMapping, type ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import { protocolMappingFields, type ProtocolMappingSource } from '../../domain/callback/protocol-mapping-fields';
@@ -11,6 +11,12 @@ export function transDate(iso: string): string {
 
 export interface PaymentView {
   paymentId: string;
+  /** The protocol the payment was made through: its follow-ups and answers follow it. */
+  channel: string;
+  /** The alternative method, for a payment made with one. */
+  brand?: string;
+  /** What the payer needs while an alternative method's provider decides (crypto address, network). */
+  providerInstructions?: Record<string, string>;
   orderId: string;
   status: ExistingPayment['status'];
   phase: ExistingPayment['phase'];
@@ -30,6 +36,9 @@ export interface PaymentView {
 export function viewOf(p: ExistingPayment): PaymentView {
   return {
     paymentId: p.paymentId,
+    channel: p.channel,
+    ...(p.method ? { brand: p.method.brand } : {}),
+    ...(p.providerInstructions ? { providerInstructions: p.providerInstructions } : {}),
     orderId: p.orderId,
     status: p.status,
     phase: p.phase,
@@ -39,11 +48,12 @@ export function viewOf(p: ExistingPayment): PaymentView {
     declineReason: p.declineReason,
     initiatedAt: p.initiatedAt,
     // A chain's later charges never hand out its stored card's token: the chain is charged by recurring_token.
-    cardToken: isChainCharge(p) ? null : p.card.token,
+    cardToken: isChainCharge(p) ? null : (p.card?.token ?? null),
     payerAction: p.payerAction,
     recurring: recurringFields(p, 's2s'),
     mappingSource: {
       card: p.card,
+      method: p.method,
       payer: p.payer,
       recurringInit: p.recurringInit,
       cardSource: p.cardSource,

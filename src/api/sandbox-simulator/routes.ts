@@ -60,7 +60,7 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
         md: payment.paymentId,
         amount: payment.amount,
         currency: payment.currency,
-        cardMask: payment.card.mask,
+        cardMask: payment.card?.mask ?? '',
       }),
     );
   };

@@ -78,13 +78,25 @@ export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationR
     case 'unknown':
       return { outcome: 'unknown', detail: outcome.detail };
     case 'pending':
-      // Accepted and undecided: a status lookup asks again later, exactly as for a lost answer.
-      return { outcome: 'unknown', detail: 'the connector has not decided yet' };
+      // Accepted: the provider decides later and says so by a notification (or a status lookup).
+      return {
+        outcome: 'pending',
+        reference: outcome.reference,
+        ...(outcome.instructions ? { instructions: { ...outcome.instructions } } : {}),
+        ...(outcome.expiresAt ? { expiresAt: outcome.expiresAt } : {}),
+      };
     case 'redirect': {
       const { redirect, reference } = outcome;
       if (redirect.kind === '3ds') return { outcome: 'challenge', reference, acsUrl: redirect.url, params: { ...redirect.params } };
-      // A provider page is a link: its fields travel in the query.
-      return { outcome: 'redirect', reference, redirectUrl: withQuery(redirect.url, redirect.params) };
+      // A provider page is a link: its fields travel in the query. A QR code is handed to the merchant too.
+      return {
+        outcome: 'redirect',
+        reference,
+        redirectUrl: withQuery(redirect.url, redirect.params),
+        ...(redirect.display === 'qr' ? { display: 'qr' as const } : {}),
+        ...(redirect.qrCode !== undefined ? { params: { qr_code: redirect.qrCode } } : {}),
+        ...(redirect.expiresAt ? { expiresAt: redirect.expiresAt } : {}),
+      };
     }
     default: {
       const unreachable: never = outcome;

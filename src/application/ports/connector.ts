@@ -9,6 +9,7 @@
  */
 import type { BrowserAttributes, PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
 import type { ConnectorCapabilities } from '../../domain/routing/route';
+import type { MethodDescription } from '../../domain/payment/method-fields';
 
 export interface CardData {
   /** The full number lives only in memory for the duration of the call. */
@@ -27,7 +28,11 @@ export interface CardData {
 export type PaymentInstrument =
   | { kind: 'card'; card: CardData }
   | { kind: 'wallet_token'; wallet: string; token: string }
-  | { kind: 'method'; method: string; parameters: Record<string, unknown> };
+  /**
+   * `method`: the identifier as the merchant named it; `parameters`: its catalogue set, as sent;
+   * `identifier`: the merchant's reference of the payer (S2S APM), where it was given.
+   */
+  | { kind: 'method'; method: string; parameters: Record<string, unknown>; identifier?: string };
 
 export type { ConnectorCapabilities } from '../../domain/routing/route';
 
@@ -56,6 +61,9 @@ export interface PaymentRequest {
   instrument: PaymentInstrument;
   payerIp?: string;
   payerEmail?: string;
+  /** The payer's phone and country (ISO alpha-2), when the merchant gave them: some methods need them. */
+  payerPhone?: string;
+  payerCountry?: string;
   /** The payer's browser (some acquirers refuse an empty Accept header), when the payer is present. */
   browser?: BrowserAttributes;
   /** Where the payer comes back to the gateway after any page of the connector's (ACS, redirect). */
@@ -72,6 +80,14 @@ export interface PayerRedirect {
   method: 'GET' | 'POST';
   /** Form fields to post (3-D Secure v1: PaReq, MD, TermUrl); empty for a plain link. */
   params: Record<string, string>;
+  /**
+   * `qr`: the page shows a QR code the payer scans with a banking app; `qrCode` is its payload
+   * (Base64), which a merchant may draw itself.
+   */
+  display?: 'qr';
+  qrCode?: string;
+  /** When the provider gives up on the payer (a QR code's lifetime, ISO-8601); absent: the gateway's timeout. */
+  expiresAt?: string;
 }
 
 /**
@@ -94,8 +110,12 @@ export type ConnectorOutcome =
       cardOnFileId?: string;
     }
   | { outcome: 'declined'; reason: string; reference?: string; soft?: boolean; threeDS?: ThreeDSAttributes }
-  /** Accepted; the provider decides later and tells the gateway (a notification) or a status lookup does. */
-  | { outcome: 'pending'; reference: string }
+  /**
+   * Accepted; the provider decides later and tells the gateway (a notification) or a status lookup
+   * does. `instructions`: what the payer needs to act elsewhere, passed on to the merchant (a
+   * crypto deposit's `crypto_address` and `crypto_network`); `expiresAt`: when the provider gives up.
+   */
+  | { outcome: 'pending'; reference: string; instructions?: Record<string, string>; expiresAt?: string }
   | { outcome: 'redirect'; reference: string; redirect: PayerRedirect }
   | { outcome: 'unknown'; detail: string };
 
@@ -149,6 +169,9 @@ export interface StatusRequest {
   currency: string;
   /** The card's expiry and brand, when the instrument was a card. */
   card?: { expMonth: string; expYear: string; brand?: string };
+  /** The alternative method, its parameters and the payer's identifier, when the instrument was one. */
+  method?: { method: string; parameters: Record<string, unknown>; identifier?: string };
+  payerEmail?: string;
   returnUrl: string;
 }
 
@@ -160,6 +183,9 @@ export interface StatusRequest {
 export type InboundNotification =
   | { verified: false }
   | { verified: true; paymentId: string; outcome: ConnectorOutcome };
+
+/** One field of an alternative method's parameters, as its connector takes it (see domain/payment/method-fields.ts). */
+export type { MethodDescription } from '../../domain/payment/method-fields';
 
 export interface Connector {
   readonly name: string;
@@ -181,4 +207,10 @@ export interface Connector {
   followUpStatus(kind: 'capture' | 'void' | 'refund' | 'reversal', request: FollowUpRequest): Promise<FollowUpOutcome>;
   /** A provider's later notification, as it arrived (raw body and headers); the connector authenticates it. */
   parseNotification(raw: { body: string; headers: Record<string, string> }): Promise<InboundNotification>;
+  /**
+   * The parameters an alternative method of this connector's (one of `capabilities.methods`) takes:
+   * its catalogue entry, which the gateway validates a request against before anything is recorded.
+   * Absent, or null for a method: the method takes no parameters.
+   */
+  describeMethod?(method: string): MethodDescription | null;
 }

@@ -34,6 +34,7 @@ import { formatMinor } from '../money';
 import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { s2sCardPaymentHash } from '../signatures';
+import { apmCallbackFieldsFor } from './apm-callback-content';
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
@@ -101,6 +102,7 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
     case 'ReversalDeclined':
       return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'PaymentInitiated':
+    case 'PaymentPending':
     case 'PaymentOutcomeUnknown':
     case 'CaptureRequested':
     case 'VoidRequested':
@@ -119,8 +121,8 @@ export function s2sCardHashOf(payment: ExistingPayment, password: string): strin
     payerEmail: payment.payer.email,
     password,
     transId: payment.paymentId,
-    cardMask: payment.card.mask,
-    cardToken: payment.cardSource === 'card_token' && payment.card.token ? payment.card.token : undefined,
+    cardMask: payment.card?.mask ?? '',
+    cardToken: payment.cardSource === 'card_token' && payment.card?.token ? payment.card.token : undefined,
   });
 }
 
@@ -138,6 +140,7 @@ export function s2sCardHashOf(payment: ExistingPayment, password: string): strin
  */
 export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
   if (after.channel === 'checkout') return checkoutCallbackFieldsFor(event, after, ctx);
+  if (after.channel === 's2s_apm') return apmCallbackFieldsFor(event, after, ctx);
   if (after.channel !== 's2s_card') return null;
   const outcome = outcomeOf(event, after);
   if (!outcome) return null;
@@ -159,7 +162,7 @@ export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, c
     flattenField('redirect_params', after.payerAction.params, fields);
     fields.push(['redirect_method', 'POST']);
   }
-  fields.push(['card', after.card.mask], ['card_expiration_date', cardExpirationDate(after.card)]);
+  if (after.card) fields.push(['card', after.card.mask], ['card_expiration_date', cardExpirationDate(after.card)]);
   if (after.payer.ip) fields.push(['customer_ip', after.payer.ip]);
   if (after.customData) flattenField('custom_data', after.customData, fields);
   fields.push(...recurringFields(after, 's2s'));

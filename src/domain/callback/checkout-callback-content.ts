@@ -85,6 +85,7 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
     case 'ReversalDeclined':
       return { type: 'void', status: 'fail', at: event.data.declinedAt, reason: event.data.reason };
     case 'PaymentInitiated':
+    case 'PaymentPending':
     case 'PaymentOutcomeUnknown':
     case 'CaptureRequested':
     case 'VoidRequested':
@@ -119,7 +120,7 @@ export function checkoutCustomerOf(p: ExistingPayment): CheckoutCustomer {
  * The card token a Checkout callback carries: in every debit callback (spec Events item 4), and
  * whenever the payment stored the card (`req_token`, `recurring_init`) or paid with a stored one.
  */
-export const checkoutCardToken = (p: ExistingPayment): string | undefined => p.card.token ?? undefined;
+export const checkoutCardToken = (p: ExistingPayment): string | undefined => p.card?.token ?? undefined;
 
 export function checkoutCallbackFieldsFor(
   event: PaymentEvent,
@@ -140,7 +141,7 @@ export function checkoutCallbackFieldsFor(
       type: outcome.type,
       status: outcome.status,
       ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-      card: { mask: after.card.mask, expMonth: after.card.expMonth, expYear: after.card.expYear },
+      card: after.card ? { mask: after.card.mask, expMonth: after.card.expMonth, expYear: after.card.expYear } : undefined,
       cardToken: checkoutCardToken(after),
       customer: checkoutCustomerOf(after),
       date: outcome.at,

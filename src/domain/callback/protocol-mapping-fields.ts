@@ -15,13 +15,13 @@ import type { FormFields } from './form-fields';
 /** What the optional fields are made of. */
 export type ProtocolMappingSource = Pick<
   ExistingPayment,
-  'card' | 'payer' | 'recurringInit' | 'cardSource' | 'rrn' | 'arn' | 'threeDS' | 'browser' | 'recurring' | 'payerPresent'
+  'card' | 'method' | 'payer' | 'recurringInit' | 'cardSource' | 'rrn' | 'arn' | 'threeDS' | 'browser' | 'recurring' | 'payerPresent'
 >;
 
 export type FieldPresence = 'callback' | 'status';
 
 /** `MM/YYYY`. */
-export const cardExpirationDate = (card: ExistingPayment['card']): string => `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
+export const cardExpirationDate = (card: NonNullable<ExistingPayment['card']>): string => `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
 
 /**
  * Card-on-file discriminators of a payment on `/post`:
@@ -38,7 +38,7 @@ export function cardOnFile(p: ProtocolMappingSource): { initiator: string; sourc
   const role = p.recurring?.role;
   if (role === 'recurring' || role === 'scheduled') return { initiator: 'merchant', source: 'stored_card', sequence: 'subsequent' };
   const stored = p.cardSource === 'card_token';
-  const storing = !stored && (p.recurringInit || p.card.token !== null);
+  const storing = !stored && (p.recurringInit || (p.card?.token ?? null) !== null);
   return {
     initiator: stored && p.payerPresent === false ? 'merchant' : 'cardholder',
     source: stored ? 'stored_card' : 'new_card',
@@ -54,16 +54,17 @@ function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<
   const payer = p.payer;
   switch (group) {
     case 'card':
-      return { card: p.card.mask, card_expiration_date: cardExpirationDate(p.card) };
+      // A payment made with an alternative method has no card: the fields have no value.
+      return p.card ? { card: p.card.mask, card_expiration_date: cardExpirationDate(p.card) } : { card: undefined, card_expiration_date: undefined };
     case 'brand':
-      return { brand: p.card.brand };
+      return { brand: p.method?.brand ?? p.card?.brand };
     case 'arn_rrn':
       return { arn: p.arn, rrn: p.rrn };
     case 'card_on_file':
       return cardOnFile(p);
     case 'checkout_payment_method':
-      // Every payment of this channel is a card payment, whatever its brand.
-      return { checkout_payment_method: 'card' };
+      // A card payment is `card` whatever its brand; an alternative method is its identifier.
+      return { checkout_payment_method: p.method?.brand ?? 'card' };
     case 'three_ds':
       return {
         threeDSServerTransID: t?.threeDSServerTransID,

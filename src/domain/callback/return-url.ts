@@ -46,7 +46,7 @@ export function returnParameters(payment: Pick<ExistingPayment, 'card'>, mapping
       case 'payment_method':
         return ['payment_method', 'card'];
       case 'brand':
-        return ['brand', payment.card.brand];
+        return ['brand', payment.card?.brand ?? ''];
       default: {
         const unreachable: never = name;
         return unreachable;

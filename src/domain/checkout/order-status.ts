@@ -19,6 +19,8 @@ export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
     case 'awaiting_redirect':
       return 'redirect';
     case 'authorized':
+    case 'awaiting_provider':
+      // A DMS hold, or a payment the provider has still to confirm (decisions.md §3: `pending`).
       return 'pending';
     case 'settled':
       // A partial refund leaves the payment settled (decisions.md §3).

@@ -48,6 +48,7 @@ const FINAL_OR_BUSY: ReadonlySet<PaymentPhase> = new Set<PaymentPhase>([
   'outcome_unknown',
   'awaiting_3ds',
   'awaiting_redirect',
+  'awaiting_provider',
   'authorized',
   'settled',
   'voided',
@@ -66,7 +67,7 @@ export function paymentRefusal(
   if (s.status === 'cancelled') return { code: 'session_cancelled', message: 'This payment was cancelled.' };
   if (s.status === 'expired' || isExpired(s, now)) return { code: 'session_expired', message: 'This payment session has expired.' };
   if (latestPhase !== null && latestPhase !== 'declined') {
-    if (latestPhase === 'initiated' || latestPhase === 'outcome_unknown' || latestPhase === 'awaiting_3ds' || latestPhase === 'awaiting_redirect') {
+    if (latestPhase === 'initiated' || latestPhase === 'outcome_unknown' || latestPhase === 'awaiting_3ds' || latestPhase === 'awaiting_redirect' || latestPhase === 'awaiting_provider') {
       return { code: 'payment_in_progress', message: 'A payment is already in progress for this session.' };
     }
     return { code: 'session_paid', message: 'This order has already been paid.' };

@@ -4,7 +4,9 @@
  * the payment fold, so comparing the two catches a mistake in either.
  *
  * One event gives at most one posting set: a list of lines whose amounts sum to zero. Events that
- * move nothing (intents, declines, payer actions, unknown outcomes) give an empty list.
+ * move nothing (intents, declines, payer actions, a provider's pending acceptance, unknown outcomes)
+ * give an empty list. A payment made with an alternative method posts exactly as a card payment does:
+ * `payer_funds` and `payer_holds` stand for the payer's side, whatever the payer paid with.
  */
 import type { PaymentEvent, PaymentKind } from '../payment/events';
 import type { LedgerAccount } from './accounts';
@@ -71,6 +73,8 @@ export function occurredAtOf(event: PaymentEvent): string {
     case 'ThreeDSChallengeRequired':
     case 'PayerRedirectRequired':
       return event.data.requiredAt;
+    case 'PaymentPending':
+      return event.data.pendingAt;
     case 'PaymentOutcomeUnknown':
       return event.data.at;
     case 'CaptureRequested':
@@ -167,6 +171,7 @@ export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): P
     case 'PaymentCascaded':
     case 'ThreeDSChallengeRequired':
     case 'PayerRedirectRequired':
+    case 'PaymentPending':
     case 'PaymentOutcomeUnknown':
     case 'CaptureRequested':
     case 'CaptureDeclined':

@@ -15,7 +15,13 @@ export type AuthorizationResult =
   | { outcome: 'declined'; reference?: string; reason: string; soft?: boolean }
   /** `params`: the form fields the payer's browser posts to the ACS (3-D Secure v1: PaReq, MD, TermUrl). */
   | { outcome: 'challenge'; reference?: string; acsUrl: string; params: Record<string, string> }
-  | { outcome: 'redirect'; reference?: string; redirectUrl: string }
+  /**
+   * A provider page. `display: 'qr'`: it shows a QR code (`params.qr_code`, the merchant may draw
+   * it itself); `expiresAt`: when the provider gives up on the payer.
+   */
+  | { outcome: 'redirect'; reference?: string; redirectUrl: string; display?: 'qr'; params?: Record<string, string>; expiresAt?: string }
+  /** Accepted; the provider decides later (the payer confirms elsewhere). */
+  | { outcome: 'pending'; reference?: string; instructions?: Record<string, string>; expiresAt?: string }
   | { outcome: 'unknown'; detail: string };
 
 export type FollowUpResult = { outcome: 'success'; arn?: string } | { outcome: 'declined'; reason: string } | { outcome: 'unknown'; detail: string };
@@ -39,6 +45,16 @@ export interface CompletePayerAction {
   type: 'CompletePayerAction';
   /** `threeDS` and `browser`: what the payer's return produced, recorded with the decision. */
   data: PayerReturnData & { result: AuthorizationResult; now: string };
+}
+
+/**
+ * The payment's provider told the gateway later (a QR payment executed, a bank transfer rejected).
+ * Only an undecided payment is changed by it: a duplicate, or one arriving after the payment was
+ * decided, records nothing.
+ */
+export interface RecordProviderNotification {
+  type: 'RecordProviderNotification';
+  data: { result: AuthorizationResult; now: string };
 }
 
 /** The payer never came back from the ACS or redirect page in time. */
@@ -92,6 +108,7 @@ export type PaymentCommand =
   | InitiatePayment
   | RecordAuthorization
   | CompletePayerAction
+  | RecordProviderNotification
   | ExpirePayerAction
   | RequestCapture
   | RecordCapture

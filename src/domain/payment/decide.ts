@@ -23,9 +23,13 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   switch (command.type) {
     case 'RecordAuthorization':
       if (s.phase !== 'initiated' && s.phase !== 'outcome_unknown') {
+        // A provider may notify before its own answer to the request is recorded: what it notified stands.
+        if (s.method) return [];
         throw new DomainError('unexpected_outcome', `Authorization already decided (${s.phase})`);
       }
       return cascadeOf(s, command.data.result, command.data.now) ?? authorizationEvents(s, command.data.result, command.data.now, 'authorization');
+    case 'RecordProviderNotification':
+      return notificationEvents(s, command.data.result, command.data.now);
     case 'CompletePayerAction': {
       if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
         throw new DomainError('unexpected_outcome', `No payer action is awaited (${s.phase})`);
@@ -42,8 +46,12 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       return authorizationEvents(s, result, command.data.now, s.phase === 'awaiting_3ds' ? '3ds' : 'redirect', returned);
     }
     case 'ExpirePayerAction':
-      if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect') {
+      if (s.phase !== 'awaiting_3ds' && s.phase !== 'awaiting_redirect' && s.phase !== 'awaiting_provider') {
         throw new DomainError('unexpected_outcome', `No payer action is awaited (${s.phase})`);
+      }
+      // A provider that gave the payer longer than the gateway's timeout is waited for.
+      if (s.expiresAt !== undefined && Date.parse(command.data.now) < Date.parse(s.expiresAt)) {
+        throw new DomainError('unexpected_outcome', `The payer's step lasts until ${s.expiresAt}`);
       }
       return [
         {
@@ -112,6 +120,10 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
     case 'RequestVoid':
       // Only money that settled and was never refunded can be voided; a hold is released instead.
       if (s.phase !== 'settled' || s.refundedAmount > 0 || s.kind === 'credit') {
+        throw new DomainError('void_not_allowed', 'Void is not allowed.');
+      }
+      // An alternative method's provider cancels a settlement only on its settlement day (UTC, decisions.md §7).
+      if (s.method && (s.settledAt === undefined || s.settledAt.slice(0, 10) !== command.data.now.slice(0, 10))) {
         throw new DomainError('void_not_allowed', 'Void is not allowed.');
       }
       refuseWhileBusy(s);
@@ -296,7 +308,33 @@ function authorizationEvents(
         },
       ];
     case 'redirect':
-      return [{ type: 'PayerRedirectRequired', data: { paymentId, redirectUrl: result.redirectUrl, ...referenceOf(result), requiredAt: now } }];
+      return [
+        {
+          type: 'PayerRedirectRequired',
+          data: {
+            paymentId,
+            redirectUrl: result.redirectUrl,
+            ...(result.display ? { display: result.display } : {}),
+            ...(result.params && Object.keys(result.params).length > 0 ? { params: { ...result.params } } : {}),
+            ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+            ...referenceOf(result),
+            requiredAt: now,
+          },
+        },
+      ];
+    case 'pending':
+      return [
+        {
+          type: 'PaymentPending',
+          data: {
+            paymentId,
+            ...(result.instructions && Object.keys(result.instructions).length > 0 ? { instructions: { ...result.instructions } } : {}),
+            ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+            ...referenceOf(result),
+            pendingAt: now,
+          },
+        },
+      ];
     case 'unknown':
       // Already unknown: nothing new to record; the reconciler will ask again.
       if (s.phase === 'outcome_unknown') return [];
@@ -305,6 +343,29 @@ function authorizationEvents(
       const unreachable: never = result;
       return unreachable;
     }
+  }
+}
+
+/**
+ * A provider's notification. It decides a payment still waiting for its provider (or for its
+ * answer); on a payment already decided, and for anything that is not a decision (still pending,
+ * a page, no answer), it records nothing: duplicates and late or out-of-order notifications are
+ * harmless. It never sends the payer anywhere and never cascades (the payer took part).
+ */
+function notificationEvents(s: ExistingPayment, result: AuthorizationResult, now: string): PaymentEvent[] {
+  switch (s.phase) {
+    case 'initiated':
+    case 'outcome_unknown':
+      // Accepted or decided before the connector's own answer was recorded.
+      if (result.outcome !== 'success' && result.outcome !== 'declined' && result.outcome !== 'pending') return [];
+      return authorizationEvents(s, result, now, 'authorization');
+    case 'awaiting_redirect':
+    case 'awaiting_provider':
+      if (result.outcome !== 'success' && result.outcome !== 'declined') return [];
+      return authorizationEvents(s, result, now, s.phase === 'awaiting_redirect' ? 'redirect' : 'authorization');
+    default:
+      // Decided (or the payer is with the ACS, whose return decides): nothing changes.
+      return [];
   }
 }
 

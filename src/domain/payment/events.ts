@@ -3,7 +3,8 @@
  * schema version in the store envelope (see PAYMENT_EVENT_SCHEMA_VERSION). Amounts are integer minor
  * units of the payment currency; the `*Text` fields keep the merchant's decimal string byte for byte,
  * because hashes and echoes use the raw string. No card number and no CVV ever appear here: only the
- * mask (first6******last4), brand, expiry and, for stored cards, an opaque vault token.
+ * mask (first6******last4), brand, expiry and, for stored cards, an opaque vault token. A payment
+ * made with an alternative method (S2S APM) has no card at all: it records the method instead.
  */
 
 import type { DeclineCode } from './decline-code';
@@ -15,7 +16,11 @@ export const PAYMENT_EVENT_SCHEMA_VERSION = 1;
  * stored); `authorization` holds funds until captured; `credit` pays money out to the card.
  */
 export type PaymentKind = 'sale' | 'authorization' | 'debit' | 'credit';
-export type PaymentChannel = 's2s_card' | 'checkout';
+/**
+ * The protocol a payment was made through, which also decides how everything about it is told to
+ * the merchant (answers, status lookups, callbacks, the hashes of its follow-ups).
+ */
+export type PaymentChannel = 's2s_card' | 's2s_apm' | 'checkout';
 
 export type CheckoutOperation = 'purchase' | 'debit' | 'credit';
 
@@ -38,6 +43,24 @@ export interface CardSnapshot {
   expYear: string; // YYYY
   /** Vault token when the card was stored (card_token / recurring), else null. */
   token: string | null;
+}
+
+/**
+ * An alternative payment method a payment is made with (S2S APM `brand`; later Checkout `methods`),
+ * in place of a card. `parameters` is the method's catalogue set as the merchant sent it.
+ */
+export interface MethodSnapshot {
+  /** The method identifier as the merchant named it (an alias stays as sent: it is echoed back). */
+  brand: string;
+  parameters: Record<string, unknown>;
+  /** S2S APM `identifier`: the merchant's reference of the payer, hash input. */
+  identifier?: string;
+  /** S2S APM `return_url`: where the payer goes once the provider's pages are done. */
+  returnUrl?: string;
+  /** S2S APM `return_url_target`, when sent. */
+  returnUrlTarget?: string;
+  /** S2S APM `channel_id`, when sent. */
+  channelId?: string;
 }
 
 export interface PayerSnapshot {
@@ -150,7 +173,14 @@ export interface PaymentInitiated {
     currency: string;
     amount: number;
     amountText: string;
-    card: CardSnapshot;
+    /**
+     * The card, for a card payment; absent for a payment made with an alternative method, which
+     * records `method` instead (events recorded before methods existed all carry a card, so the
+     * field's meaning is unchanged and no schema version was needed).
+     */
+    card?: CardSnapshot;
+    /** The alternative method, for a payment made with one (never together with `card`). */
+    method?: MethodSnapshot;
     payer: PayerSnapshot;
     termUrl3ds: string | null;
     notificationUrl: string | null;
@@ -248,7 +278,36 @@ export interface ThreeDSChallengeRequired {
 
 export interface PayerRedirectRequired {
   type: 'PayerRedirectRequired';
-  data: ConnectorReference & { paymentId: string; redirectUrl: string; requiredAt: string };
+  data: ConnectorReference & {
+    paymentId: string;
+    redirectUrl: string;
+    /**
+     * `qr`: the provider's page shows a QR code the payer scans (its payload is `params.qr_code`,
+     * Base64); absent: a page the payer goes to.
+     */
+    display?: 'qr';
+    /** Fields the merchant is given with the page (a QR method's `qr_code`); absent: none. */
+    params?: Record<string, string>;
+    /** When the provider gives up on the payer (a QR code's lifetime); absent: the gateway's payer-action timeout. */
+    expiresAt?: string;
+    requiredAt: string;
+  };
+}
+
+/**
+ * The provider accepted the payment and decides later: the payer confirms elsewhere (a phone app,
+ * a crypto transfer, a bank pull). The provider's notification (or its status lookup) decides it.
+ */
+export interface PaymentPending {
+  type: 'PaymentPending';
+  data: ConnectorReference & {
+    paymentId: string;
+    /** What the payer needs to act, shown to the merchant (a crypto deposit's `crypto_address`, `crypto_network`). */
+    instructions?: Record<string, string>;
+    /** When the provider gives up on the payer; absent: the gateway's payer-action timeout. */
+    expiresAt?: string;
+    pendingAt: string;
+  };
 }
 
 /** The acquirer did not say what happened (timeout, broken connection): reconciled, never retried. */
@@ -329,6 +388,7 @@ export type PaymentEvent =
   | PaymentCascaded
   | ThreeDSChallengeRequired
   | PayerRedirectRequired
+  | PaymentPending
   | PaymentOutcomeUnknown
   | CaptureRequested
   | CaptureSucceeded
@@ -362,6 +422,7 @@ export const PAYMENT_EVENT_TYPES: readonly PaymentEventType[] = [
   'PaymentCascaded',
   'ThreeDSChallengeRequired',
   'PayerRedirectRequired',
+  'PaymentPending',
   'PaymentOutcomeUnknown',
   'CaptureRequested',
   'CaptureSucceeded',

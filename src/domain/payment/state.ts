@@ -10,6 +10,7 @@ import type {
   CardSnapshot,
   CardSource,
   CheckoutPaymentData,
+  MethodSnapshot,
   PayerReturnData,
   RecurringLink,
   PayerSnapshot,
@@ -18,14 +19,18 @@ import type {
   ThreeDSAttributes,
 } from './events';
 
-/** S2S `status` values (decisions.md section 6). */
-export type PaymentStatus = 'SETTLED' | 'DECLINED' | '3DS' | 'REDIRECT' | 'PENDING' | 'REFUND' | 'REVERSAL' | 'VOID';
+/**
+ * S2S `status` values (decisions.md sections 6 and 7). `PREPARE` is an alternative-method payment
+ * whose provider has not answered yet (a card payment in that state is `PENDING`).
+ */
+export type PaymentStatus = 'SETTLED' | 'DECLINED' | '3DS' | 'REDIRECT' | 'PENDING' | 'REFUND' | 'REVERSAL' | 'VOID' | 'PREPARE';
 
 export type PaymentPhase =
   | 'initiated' // recorded, acquirer not answered yet
   | 'outcome_unknown' // acquirer answer lost: reconciled, never retried
   | 'awaiting_3ds'
   | 'awaiting_redirect'
+  | 'awaiting_provider' // accepted by the provider, who decides later (the payer confirms elsewhere)
   | 'authorized' // DMS hold, capturable
   | 'settled'
   | 'declined'
@@ -44,8 +49,10 @@ export interface PendingOperation {
 export interface PayerAction {
   kind: '3ds' | 'redirect';
   url: string;
-  /** 3DS v1 form fields; empty for a plain redirect. */
+  /** 3DS v1 form fields; empty for a plain redirect; a QR method's `qr_code`. */
   params: Record<string, string>;
+  /** `qr`: the page shows a QR code the payer scans (its payload is `params.qr_code`). */
+  display?: 'qr';
 }
 
 export interface ExistingPayment {
@@ -62,7 +69,10 @@ export interface ExistingPayment {
   /** Amount asked for by the SALE. */
   amount: number;
   amountText: string;
-  card: CardSnapshot;
+  /** Absent for a payment made with an alternative method (then `method` is set). */
+  card?: CardSnapshot;
+  /** The alternative method, for a payment made with one. */
+  method?: MethodSnapshot;
   payer: PayerSnapshot;
   termUrl3ds: string | null;
   notificationUrl: string | null;
@@ -111,7 +121,19 @@ export interface ExistingPayment {
   cascadedFrom?: string[];
   /** The kind of the last page the payer was sent to, kept after it was completed (a late or repeated return is verified as that kind). */
   lastPayerAction?: '3ds' | 'redirect';
+  /** What the payer needs to act elsewhere while the provider decides (`awaiting_provider`), e.g. a crypto address. */
+  providerInstructions?: Record<string, string>;
+  /** When the provider gives up on the payer's step (a QR code's lifetime), while one is awaited. */
+  expiresAt?: string;
+  /** When the money settled (sale or capture): an alternative method's VOID is allowed on that UTC day only. */
+  settledAt?: string;
 }
+
+/** Whether a payment was made with an alternative method rather than a card. */
+export const isMethodPayment = (p: Pick<ExistingPayment, 'method'>): boolean => p.method !== undefined;
+
+/** The method identifier or card brand a payment was made with. */
+export const brandOf = (p: Pick<ExistingPayment, 'card' | 'method'>): string => p.method?.brand ?? p.card?.brand ?? '';
 
 /** The connector of a payment; states stored by the read models before connectors were recorded are the sandbox's. */
 export const connectorOf = (p: ExistingPayment): string => p.connector ?? 'sandbox';
@@ -130,13 +152,14 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       channel: d.channel,
       kind: d.kind,
       phase: 'initiated',
-      status: 'PENDING',
+      status: d.method ? 'PREPARE' : 'PENDING',
       orderId: d.orderId,
       orderDescription: d.orderDescription,
       currency: d.currency,
       amount: d.amount,
       amountText: d.amountText,
-      card: d.card,
+      ...(d.card ? { card: d.card } : {}),
+      ...(d.method ? { method: d.method } : {}),
       payer: d.payer,
       termUrl3ds: d.termUrl3ds,
       notificationUrl: d.notificationUrl,
@@ -164,7 +187,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
   if (!state.exists) return state;
-  const s = state;
+  const s = event.type === 'PaymentSettled' || event.type === 'PaymentAuthorized' || event.type === 'PaymentDeclined' ? decidedStep(state) : state;
   switch (event.type) {
     case 'PaymentSettled':
       return {
@@ -174,6 +197,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         descriptor: event.data.descriptor,
         settledAmount: event.data.amount,
         payerAction: null,
+        settledAt: event.data.settledAt,
         updatedAt: event.data.settledAt,
         ...references(event.data),
         ...connectorReference(event.data),
@@ -226,18 +250,38 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         updatedAt: event.data.requiredAt,
         ...connectorReference(event.data),
       };
-    case 'PayerRedirectRequired':
+    case 'PayerRedirectRequired': {
+      const qr = event.data.display === 'qr';
       return {
         ...s,
         phase: 'awaiting_redirect',
-        status: 'REDIRECT',
-        payerAction: { kind: 'redirect', url: event.data.redirectUrl, params: {} },
+        // A QR code is shown, not followed: the payment waits on the payer's bank (REDIRECT/PENDING).
+        status: qr ? 'PENDING' : 'REDIRECT',
+        payerAction: {
+          kind: 'redirect',
+          url: event.data.redirectUrl,
+          params: { ...(event.data.params ?? {}) },
+          ...(qr ? { display: 'qr' as const } : {}),
+        },
         lastPayerAction: 'redirect',
         updatedAt: event.data.requiredAt,
+        ...(event.data.expiresAt ? { expiresAt: event.data.expiresAt } : {}),
+        ...connectorReference(event.data),
+      };
+    }
+    case 'PaymentPending':
+      return {
+        ...s,
+        phase: 'awaiting_provider',
+        status: 'PENDING',
+        payerAction: null,
+        updatedAt: event.data.pendingAt,
+        ...(event.data.instructions ? { providerInstructions: { ...event.data.instructions } } : {}),
+        ...(event.data.expiresAt ? { expiresAt: event.data.expiresAt } : {}),
         ...connectorReference(event.data),
       };
     case 'PaymentOutcomeUnknown':
-      return { ...s, phase: 'outcome_unknown', status: 'PENDING', updatedAt: event.data.at, ...payerReturn(event.data) };
+      return { ...s, phase: 'outcome_unknown', status: s.method ? 'PREPARE' : 'PENDING', updatedAt: event.data.at, ...payerReturn(event.data) };
     case 'CaptureRequested':
       return {
         ...s,
@@ -258,6 +302,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         // The uncaptured rest of a partial capture is released: one capture per authorization.
         heldAmount: 0,
         settledAmount: s.settledAmount + event.data.amount,
+        settledAt: event.data.capturedAt,
         updatedAt: event.data.capturedAt,
         ...references(event.data),
       };
@@ -322,6 +367,13 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return unreachable;
     }
   }
+}
+
+/** Once the payment is decided, the payer's step and its deadline are over. */
+function decidedStep(s: ExistingPayment): ExistingPayment {
+  if (s.expiresAt === undefined && s.providerInstructions === undefined) return s;
+  const { expiresAt: _expiresAt, providerInstructions: _instructions, ...rest } = s;
+  return rest;
 }
 
 function connectorReference(d: { reference?: string }): { acquirerReference?: string } {

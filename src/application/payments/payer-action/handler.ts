@@ -48,7 +48,7 @@ export async function completePayerAction(
           amount: state.amount,
           currency: state.currency,
           saleKind: state.kind,
-          cardBrand: state.card.brand,
+          ...(state.card ? { cardBrand: state.card.brand } : {}),
         })
       : { verified: true, outcome: { outcome: 'unknown', detail: `connector ${connectorOf(state)} is not configured` } };
   } catch (error) {

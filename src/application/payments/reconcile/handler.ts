@@ -23,7 +23,17 @@ export async function reconcile(deps: PaymentDeps, paymentId: string): Promise<'
         kind: state.kind,
         amount: state.amount,
         currency: state.currency,
-        card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand },
+        ...(state.card ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand } } : {}),
+        ...(state.method
+          ? {
+              method: {
+                method: state.method.brand,
+                parameters: state.method.parameters,
+                ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}),
+              },
+            }
+          : {}),
+        ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
         returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
       }),
     );

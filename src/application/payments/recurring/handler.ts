@@ -29,7 +29,7 @@ export async function recurringChain(
   const incorrect = () => new DomainError('incorrect_transaction', 'Incorrect transaction');
   const { state } = await paymentStream(deps.store).load(initPaymentId);
   if (!state.exists || state.merchantId !== merchantId) throw incorrect();
-  if (state.recurring?.role !== 'initial' || !state.recurringToken || !state.card.token) throw incorrect();
+  if (state.recurring?.role !== 'initial' || !state.recurringToken || !state.card?.token) throw incorrect();
   if (!sameText(state.recurringToken, token)) throw incorrect();
   // A debit chain is charged by debits, a sale chain by sales.
   if (kind !== 'any' && (state.kind === 'debit') !== (kind === 'debit')) throw incorrect();
@@ -90,7 +90,7 @@ function chainCharge(
     currency: chain.currency,
     amount: request.amount,
     amountText: request.amountText,
-    card: { kind: 'token' as const, token: chain.card.token! },
+    card: { kind: 'token' as const, token: chain.card!.token! },
     payer: chain.payer,
     termUrl3ds: null,
     parameters: null,
