@@ -39,6 +39,7 @@ import type { CallbackDeliveriesReadModel } from './application/ports/callback-d
 import { registerCallbackAdminRoutes } from './api/admin/callbacks-route';
 import { NotificationUrlCheck } from './application/callbacks/notification-url-check';
 import { systemResolver } from './adapters/http/dns-resolver';
+import { tcpProbe } from './adapters/http/tcp-probe';
 import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
 import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
@@ -209,6 +210,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
 
   const notificationUrls = new NotificationUrlCheck({
     resolve: systemResolver,
+    probe: tcpProbe,
     allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses,
   });
   const merchants = new MerchantService({

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { CallbackReceiver } from '../support/callback-receiver';
-import { createSession, operationHash, postJson } from '../support/checkout-client';
+import { createSession, operationHash, postJson, sessionBody } from '../support/checkout-client';
 import { PAYER_IP, checkoutPayment, storedCardToken } from '../support/checkout-payments';
 import { expectFieldError } from '../support/api-errors';
 import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
@@ -78,6 +78,22 @@ forEachStore('Merchant clients of the protocol family', (h) => {
 
       expect(back.status, back.text).to.equal(303);
       expect((await h().status(merchant, sale.body.trans_id)).body.status).to.equal('SETTLED');
+    });
+  });
+
+  describe('a notification_url that refuses connections', () => {
+    const REFUSED = 'notification_url: The URL cannot be reached: its host refuses connections on that port.';
+
+    it('makes Checkout session creation HTTP 400, while one that accepts them is recorded', async () => {
+      expectFieldError(await postJson(h(), '/api/v1/session', sessionBody(merchant, { notification_url: 'http://127.0.0.1:1/cb' })), REFUSED);
+      const ok = await postJson(h(), '/api/v1/session', sessionBody(merchant, { notification_url: `${h().baseUrl}/cb` }));
+      expect(ok.status, ok.text).to.equal(200);
+    });
+
+    it('makes an S2S SALE HTTP 400 and starts no payment', async () => {
+      const sale = await h().sale(merchant, { notification_url: 'http://127.0.0.1:1/cb' });
+      expectFieldError(sale, REFUSED);
+      expect(await h().initiatedForOrder(merchant, sale.fields.order_id!)).to.have.length(0);
     });
   });
 
