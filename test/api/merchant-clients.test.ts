@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { createSession, operationHash, postJson, sessionBody } from '../support/checkout-client';
 import { PAYER_IP, checkoutPayment, storedCardToken } from '../support/checkout-payments';
-import { expectFieldError } from '../support/api-errors';
+import { expectError, expectFieldError } from '../support/api-errors';
 import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { checkoutHash } from '../../src/domain/signatures';
 
@@ -137,6 +137,44 @@ forEachStore('Merchant clients of the protocol family', (h) => {
           'operation: The value you selected is not a valid choice. Allowed: credit.',
         );
       }
+    });
+  });
+
+  describe('Checkout refund: the spec\'s code for each refusal', () => {
+    const refund = (m: TestMerchant, paymentId: string, amount: string) =>
+      operation(h(), m, 'refund', { payment_id: paymentId, amount }, ['payment_id', 'amount']);
+
+    it('a payment that is not settled: 208005 referenced with the settled requirement', async () => {
+      const auth = await checkoutPayment(h(), merchant, { auth: true });
+      expectError(await refund(merchant, auth.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+      const whole = await checkoutPayment(h(), merchant);
+      expect((await refund(merchant, whole.payment.paymentId, '10.50')).body).to.include({ status: 'refund' });
+      expectError(await refund(merchant, whole.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+    });
+
+    it('a payout, which nothing can refund: 204005 Payment action not supported', async () => {
+      const token = await storedCardToken(h(), merchant);
+      const fields = { order_id: `cr-${randomUUID()}`, order_amount: '5.00', order_currency: 'USD', order_description: 'Payout', card_token: token };
+      const res = await operation(h(), merchant, 'card/credit', fields, ['order_id', 'order_amount', 'order_currency', 'order_description']);
+      const outcome = await h().gateway.checkout.pay(String(res.body.redirect_url).split('/').pop()!, { card: { expMonth: '01', expYear: '2038' }, payerIp: PAYER_IP }, 'test');
+      const payout = (outcome as { payment: { paymentId: string } }).payment;
+
+      expectError(await refund(merchant, payout.paymentId, '1.00'), 204005, 'Payment action not supported');
+    });
+
+    it('refunds switched off for the MID: 100000 Refund is not allowed, whatever the payment', async () => {
+      const off = await h().createMerchant({ refundsEnabled: false });
+      const auth = await checkoutPayment(h(), off, { auth: true });
+      expectError(await refund(off, auth.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
+    });
+
+    it('an acquirer that takes refunds in its portal only: 210002, and it is never asked', async () => {
+      const only = await h().createMerchant({ connectors: ['sandbox-b'] });
+      const { payment } = await checkoutPayment(h(), only);
+      expect(payment.phase).to.equal('settled');
+
+      expectError(await refund(only, payment.paymentId, '1.00'), 210002, 'Refund via API is not supported. Only from the connector admin portal.');
+      expect(await h().paymentEventTypes(payment.paymentId)).to.deep.equal(['PaymentInitiated', 'PaymentSettled']);
     });
   });
 
