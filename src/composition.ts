@@ -13,12 +13,21 @@ import { createReadModelDb, migrateReadModels } from '../projections/database';
 import type { ReadModelDatabase } from '../projections/database-schema';
 import { Projector } from '../projections/projector';
 import { ReadModels } from '../projections/read-models';
+import { CallbackQueries } from '../projections/callback-deliveries/queries';
+import { scoped } from '../projections/database-schema';
+import { LedgerReportQueries } from '../projections/ledger/queries';
 import { workerCheckpoint } from '../projections/worker-checkpoint';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
 import { SandboxBConnector } from './adapters/connectors/sandbox-b';
 import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
+import { withLogFields } from './adapters/logging/log-context';
+import { GatewayMetrics } from './adapters/metrics/gateway-metrics';
+import { MeasuredEventStore } from './adapters/metrics/measured-event-store';
+import { measuredConnector } from './adapters/metrics/measured-connector';
+import { registerMetricsRoute } from './api/metrics/metrics-route';
+import { registerFrontDoor } from './api/front-door';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
@@ -92,6 +101,8 @@ export interface Gateway {
   clock: Clock;
   /** Bearer token of the `/admin` API. */
   adminToken: string;
+  /** This process's Prometheus metrics (served at /metrics or on METRICS_PORT). */
+  metrics: GatewayMetrics;
   /** Built in every process (operators redeliver through it); started only by the roles that deliver. */
   notifier: Notifier;
   callbackQueries: CallbackDeliveriesReadModel;
@@ -111,6 +122,8 @@ export interface BuildOptions {
   callbackSender?: CallbackSender;
   /** See ProjectorOptions.gatherMs; 0 projects as soon as deliveries pause. */
   projectorGatherMs?: number;
+  /** Also report the process's CPU, memory and event-loop delay (the server roles; not tools or tests). */
+  processMetrics?: boolean;
 }
 
 /** Which database holds the read models: the embedded SQLite unless PostgreSQL is configured. */
@@ -138,7 +151,23 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const sandboxClock = new SandboxClock(options.clock ?? systemClock);
   const clock: Clock = config.environment === 'sandbox' ? sandboxClock : (options.clock ?? systemClock);
 
-  const rawStore = await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread });
+  // Readings taken when /metrics is scraped, from parts built further down.
+  let readModelsForMetrics: ReadModels | undefined;
+  let callbacksForMetrics: CallbackQueries | undefined;
+  let notifierForMetrics: Notifier | undefined;
+  const metrics: GatewayMetrics = new GatewayMetrics({
+    processMetrics: options.processMetrics,
+    onReadingError: (what, error) => logger.warn(`metrics: could not read ${what}`, { error: String(error) }),
+    readings: {
+      head: (): Promise<bigint | null> => rawStore.headPosition(),
+      checkpoints: () => readModelsForMetrics!.checkpoints(),
+      callbackBacklog: () => callbacksForMetrics!.backlog(clock.now().toISOString()),
+      blockedUrls: () => notifierForMetrics?.blockedUrls().length ?? 0,
+      chainsDue: () => readModelsForMetrics!.schedules.countChainsDue(clock.now().toISOString().slice(0, 10)),
+    },
+  });
+
+  const rawStore: EventStore = new MeasuredEventStore(await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread }), metrics);
   // Everything but the audit reads events in their current shape (old schema versions upcast).
   const store = withUpcasting(rawStore);
   const readDb = createReadModelDb(readModelTarget(config), (error) =>
@@ -156,6 +185,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     : null;
   // Without a projector here, read-your-writes polls the checkpoints the projector commits.
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
+  readModelsForMetrics = readModels;
+  // Operators' reads beyond the ports the payment APIs use: the dashboard, and the metrics' gauges.
+  const callbackOverview = new CallbackQueries(scoped(readDb));
+  callbacksForMetrics = callbackOverview;
+  const ledgerReports = new LedgerReportQueries(scoped(readDb));
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
@@ -186,7 +220,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
-  const connectors = connectorRegistry(
+  const configuredConnectors =
     options.connectors ??
       config.connectors.map((name): Connector => {
         switch (name) {
@@ -205,8 +239,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
             return unknown;
           }
         }
-      }),
-  );
+      });
+  // Timed wherever a payment calls one (acquirer latency by connector, operation and outcome).
+  const connectors = connectorRegistry(configuredConnectors.map((connector) => measuredConnector(connector, metrics)));
 
   const notificationUrls = new NotificationUrlCheck({
     resolve: systemResolver,
@@ -269,7 +304,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     signingClock: sandboxClock.real,
     logger,
     settings: config.callbacks,
+    withLogFields,
   });
+  notifierForMetrics = notifier;
 
   const adminToken = config.adminToken ?? deriveAdminToken(key);
   // Real time, never the sandbox's movable clock: moving that must not lift a lockout.
@@ -289,7 +326,23 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     trustProxy: config.trustProxy,
     adminToken,
     authThrottle,
+    withLogFields,
+    metrics,
     routes: [
+      (router) =>
+        registerFrontDoor(router, {
+          environment: config.environment,
+          baseUrl: config.publicBaseUrl,
+          metrics: config.metrics.port === null
+            ? { path: '/metrics', note: 'Prometheus text format; Authorization: Bearer <METRICS_TOKEN, or the admin token while none is set>' }
+            : { path: null, note: `served on a port of their own (METRICS_PORT=${config.metrics.port}), not here` },
+        }),
+      // With METRICS_PORT the metrics have a listener of their own (server.ts) and none here.
+      (router) => {
+        if (config.metrics.port === null) {
+          registerMetricsRoute(router, { metrics, tokens: [config.metrics.token ?? adminToken], throttle: authThrottle });
+        }
+      },
       (router, ajv) =>
         registerS2sRoutes(router, {
           merchants,
@@ -346,6 +399,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     logger,
     clock,
     adminToken,
+    metrics,
     notifier,
     callbackQueries,
     async close() {

@@ -46,6 +46,15 @@ export interface GatewayConfig {
   connectors: ConnectorName[];
   /** Limits on failed authentication (docs/api-notes.md, Rate limits on failed authentication). */
   authFailures: AuthThrottleSettings;
+  /** Where `/metrics` is served (docs/operations.md, Metrics). */
+  metrics: {
+    /** METRICS_TOKEN: the bearer token scrapers present; null: the admin token on the API's port. */
+    token: string | null;
+    /** METRICS_PORT: a listener of its own for /metrics (every role); null: on the API's port. */
+    port: number | null;
+    /** METRICS_HOST: the address that listener binds; default HOST. */
+    host: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     connectors: connectorsFrom(env.CONNECTORS),
     callbacks: callbackSettings(env),
     authFailures: authFailureSettings(env),
+    metrics: {
+      token: secretToken('METRICS_TOKEN', env.METRICS_TOKEN),
+      port: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0, 65535) : null,
+      host: env.METRICS_HOST || host,
+    },
   };
 }
 
@@ -131,8 +145,12 @@ function authFailureSettings(env: NodeJS.ProcessEnv): AuthThrottleSettings {
 }
 
 function adminTokenFrom(value: string | undefined): string | null {
+  return secretToken('ADMIN_TOKEN', value);
+}
+
+function secretToken(name: string, value: string | undefined): string | null {
   if (!value) return null;
-  if (value.length < 24 || /\s/.test(value)) throw new ConfigError('ADMIN_TOKEN must be at least 24 characters without spaces');
+  if (value.length < 24 || /\s/.test(value)) throw new ConfigError(`${name} must be at least 24 characters without spaces`);
   return value;
 }
 

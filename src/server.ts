@@ -17,6 +17,7 @@ import type { Notifier } from './application/callbacks/notifier';
 import { startScheduler } from './workers/scheduler';
 import { checkLogAtStart } from './application/audit/start-check';
 import { describeBroken, type AuditReport } from './application/audit/verifier';
+import { startMetricsListener } from './api/metrics/metrics-listener';
 
 export type Role = 'all' | 'api' | 'projector' | 'notifier' | 'scheduler';
 
@@ -44,6 +45,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     withProjector: role === 'projector',
     writerThread: role !== 'projector',
     projectorGatherMs: role === 'projector' ? 20 : 0,
+    processMetrics: true,
   });
   // Before anything is served, projected, sent or scheduled from it.
   let logCheck: AuditReport;
@@ -106,6 +108,17 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     // Stopped by gateway.close(), which every role runs last.
     notifier = gateway.notifier;
     await notifier.start();
+  }
+  // Every role serves its own metrics there when METRICS_PORT is set (docs/operations.md).
+  if (config.metrics.port !== null) {
+    const metricsServer = await startMetricsListener({
+      host: config.metrics.host,
+      port: config.metrics.port,
+      metrics: gateway.metrics,
+      token: config.metrics.token,
+      onError: (error) => gateway.logger.error('metrics could not be collected', { error: String(error) }),
+    });
+    stops.push(() => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
   }
   let server: Server | null = null;
   let demoMerchant: MerchantCredentials | null = null;

@@ -1,5 +1,6 @@
 /** Queries on the callback-deliveries read model, for notifiers (due work) and operators (listings). */
-import type { Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { CallbackBacklog, CallbackOverview, FailingUrl } from '../../src/application/ports/callback-overview';
 import type {
   CallbackAttemptRecord,
   CallbackDeliveriesReadModel,
@@ -10,7 +11,7 @@ import { DELIVERY_FACT_COLUMNS, type CallbackDeliveriesTables } from './tables';
 
 const DELIVERY_COLUMNS = ['delivery_id', ...DELIVERY_FACT_COLUMNS] as const;
 
-export class CallbackQueries implements CallbackDeliveriesReadModel {
+export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOverview {
   constructor(private readonly db: Kysely<CallbackDeliveriesTables>) {}
 
   /** Deliveries whose next attempt is due, and attempts whose sender vanished (lease run out). */
@@ -71,5 +72,67 @@ export class CallbackQueries implements CallbackDeliveriesReadModel {
       .orderBy('attempt')
       .execute();
     return { delivery, body: (JSON.parse(state) as { body: string }).body, attempts };
+  }
+
+  /** Deliveries not finished yet, counted by where they stand. */
+  async backlog(nowIso: string): Promise<CallbackBacklog> {
+    const rows = await this.db
+      .selectFrom('callback_deliveries')
+      .select([
+        'status',
+        sql<number>`count(*)`.as('total'),
+        sql<number>`sum(case when next_attempt_at <= ${nowIso} then 1 else 0 end)`.as('due'),
+      ])
+      .where('status', 'in', ['pending', 'in_flight'])
+      .groupBy('status')
+      .execute();
+    const backlog: CallbackBacklog = { pending: 0, due: 0, inFlight: 0 };
+    for (const row of rows) {
+      if (row.status === 'pending') {
+        backlog.pending = Number(row.total);
+        backlog.due = Number(row.due ?? 0);
+      } else backlog.inFlight = Number(row.total);
+    }
+    return backlog;
+  }
+
+  /** URLs with deliveries that failed for good or are being retried, the most recently failing first. */
+  async failingUrls(limit: number): Promise<FailingUrl[]> {
+    const failing = (eb: ExpressionBuilder<CallbackDeliveriesTables, 'callback_deliveries'>) =>
+      eb.or([eb('status', '=', 'failed'), eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)])]);
+    const urls = await this.db
+      .selectFrom('callback_deliveries')
+      .select([
+        'url',
+        sql<number>`sum(case when status = 'failed' then 1 else 0 end)`.as('failed'),
+        sql<number>`sum(case when status = 'pending' then 1 else 0 end)`.as('retrying'),
+        sql<string>`max(updated_at)`.as('last_failure_at'),
+      ])
+      .where(failing)
+      .groupBy('url')
+      .orderBy(sql`max(updated_at)`, 'desc')
+      .limit(Math.min(Math.max(limit, 1), 500))
+      .execute();
+    const result: FailingUrl[] = [];
+    for (const row of urls) {
+      const latest = await this.db
+        .selectFrom('callback_deliveries')
+        .select(['merchant_id', 'last_error', 'last_status_code'])
+        .where('url', '=', row.url)
+        .where(failing)
+        .orderBy('updated_at', 'desc')
+        .limit(20)
+        .execute();
+      result.push({
+        url: row.url,
+        merchantIds: [...new Set(latest.map((r) => r.merchant_id))],
+        failed: Number(row.failed),
+        retrying: Number(row.retrying),
+        lastError: latest[0]?.last_error ?? null,
+        lastStatusCode: latest[0]?.last_status_code ?? null,
+        lastFailureAt: row.last_failure_at,
+      });
+    }
+    return result;
   }
 }

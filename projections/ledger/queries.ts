@@ -5,6 +5,14 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { BalanceFilter, LedgerBalance, LedgerReadModel } from '../../src/application/ports/ledger-read-model';
+import type {
+  DailyApprovalRate,
+  DailyVolume,
+  LedgerReports,
+  PaymentPosting,
+  RefundRate,
+  ReportFilter,
+} from '../../src/application/ports/ledger-reports';
 import { LEDGER_ACCOUNTS, type LedgerAccount } from '../../src/domain/ledger/accounts';
 import type { LedgerTables } from './tables';
 
@@ -127,5 +135,80 @@ export class LedgerQueries implements LedgerReadModel {
 
   balances(filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
     return ledgerBalances(this.db, filter);
+  }
+}
+
+/** The analyst views (migrations.ts, docs/ledger.md) read for charts, and a payment's postings. */
+export class LedgerReportQueries implements LedgerReports {
+  constructor(private readonly db: Kysely<LedgerTables>) {}
+
+  async dailyVolume(filter: ReportFilter): Promise<DailyVolume[]> {
+    let query = this.db
+      .selectFrom('v_daily_volume')
+      .select(['merchant_id', 'currency', 'day', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount', 'void_count', 'voided_amount', 'net_amount']);
+    if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
+    if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
+    if (filter.toDay !== undefined) query = query.where('day', '<=', filter.toDay);
+    const rows = await query.orderBy('day').orderBy('currency').orderBy('merchant_id').execute();
+    return rows.map((r) => ({
+      merchantId: r.merchant_id,
+      currency: r.currency,
+      day: r.day,
+      settledCount: Number(r.settled_count),
+      settledAmount: Number(r.settled_amount),
+      refundCount: Number(r.refund_count),
+      refundedAmount: Number(r.refunded_amount),
+      voidCount: Number(r.void_count),
+      voidedAmount: Number(r.voided_amount),
+      netAmount: Number(r.net_amount),
+    }));
+  }
+
+  async dailyApprovalRates(filter: ReportFilter): Promise<DailyApprovalRate[]> {
+    let query = this.db.selectFrom('v_approval_rate_daily').select(['merchant_id', 'currency', 'day', 'approved_count', 'declined_count']);
+    if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
+    if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
+    if (filter.toDay !== undefined) query = query.where('day', '<=', filter.toDay);
+    const rows = await query.orderBy('day').orderBy('currency').orderBy('merchant_id').execute();
+    return rows.map((r) => ({
+      merchantId: r.merchant_id,
+      currency: r.currency,
+      day: r.day,
+      approvedCount: Number(r.approved_count),
+      declinedCount: Number(r.declined_count),
+    }));
+  }
+
+  async refundRates(filter: Omit<ReportFilter, 'fromDay' | 'toDay'>): Promise<RefundRate[]> {
+    let query = this.db
+      .selectFrom('v_refund_rate')
+      .select(['merchant_id', 'currency', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount']);
+    if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
+    const rows = await query.orderBy('currency').orderBy('merchant_id').execute();
+    return rows.map((r) => ({
+      merchantId: r.merchant_id,
+      currency: r.currency,
+      settledCount: Number(r.settled_count),
+      settledAmount: Number(r.settled_amount),
+      refundCount: Number(r.refund_count),
+      refundedAmount: Number(r.refunded_amount),
+    }));
+  }
+
+  async postingsOfPayment(paymentId: string): Promise<PaymentPosting[]> {
+    const { postings } = await paymentLedger(this.db, paymentId);
+    return postings.map((p) => ({
+      postingSetId: p.postingSetId,
+      line: p.line,
+      currency: p.currency,
+      account: p.account,
+      amount: p.amount,
+      operationId: p.operationId,
+      eventType: p.eventType,
+      occurredAt: p.occurredAt,
+    }));
   }
 }

@@ -42,6 +42,8 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
     .on('payments')
     .columns(['merchant_id', 'order_id', 'initiated_at'])
     .execute();
+  // Operators list the newest payments first (the dashboard's search), whatever else they filter by.
+  await db.schema.createIndex('payments_initiated_position_idx').ifNotExists().on('payments').columns(['initiated_position']).execute();
 }
 
 export async function dropPayments(db: SchemaDb): Promise<void> {

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AbandonedPayerAction, PayerActionsDue } from '../../src/application/ports/payer-actions-due';
 import type { PaymentRecord } from '../../src/application/ports/payment-read-model';
+import type { PaymentSearch, PaymentSearchFilter, PaymentSearchPage } from '../../src/application/ports/payment-search';
 import type { PaymentKind } from '../../src/domain/payment/events';
 import type { ExistingPayment, PaymentPhase, PaymentStatus } from '../../src/domain/payment/state';
 import { PAYMENT_COLUMNS } from './projection';
@@ -44,7 +45,7 @@ export function toPaymentRecord(row: PaymentSelect): PaymentRecord {
   };
 }
 
-export class PaymentQueries implements PayerActionsDue {
+export class PaymentQueries implements PayerActionsDue, PaymentSearch {
   constructor(private readonly db: Kysely<PaymentsTables>) {}
 
   async paymentById(paymentId: string): Promise<PaymentRecord | undefined> {
@@ -92,5 +93,30 @@ export class PaymentQueries implements PayerActionsDue {
       .limit(limit)
       .execute();
     return rows.map((row) => row.payment_id);
+  }
+
+  /**
+   * Operators' search: every filter given, newest recorded first, a page at a time. The cursor is
+   * the global position the last payment of a page was initiated at.
+   */
+  async searchPayments(filter: PaymentSearchFilter): Promise<PaymentSearchPage> {
+    const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
+    let query = this.db.selectFrom('payments').select([...PAYMENT_COLUMNS, 'initiated_position']);
+    if (filter.paymentId !== undefined) query = query.where('payment_id', '=', filter.paymentId);
+    if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
+    if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
+    if (filter.statuses !== undefined && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
+    if (filter.method !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['card_brand']), '=', filter.method!.toLowerCase()));
+    if (filter.channel !== undefined) query = query.where('channel', '=', filter.channel);
+    // ISO-8601 UTC texts of one shape: comparing the text compares the instants.
+    if (filter.from !== undefined) query = query.where('initiated_at', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('initiated_at', '<', filter.to);
+    if (filter.before !== undefined && /^\d{1,20}$/.test(filter.before)) query = query.where('initiated_position', '<', filter.before as never);
+    const rows = await query.orderBy('initiated_position', 'desc').limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    return {
+      payments: page.map(({ initiated_position: _position, ...row }) => toPaymentRecord(row)),
+      next: rows.length > limit ? String(page[page.length - 1].initiated_position) : null,
+    };
   }
 }

@@ -2,15 +2,16 @@
  * The koa application factory. It never listens: `main` does, and tests call the app in-process.
  * Validators are compiled here, once, when the app is built.
  *
- * Order of the layers, each before the next looks at anything: request id and log, error shape,
- * the admin token on every spelling of `/admin`, body parsing, input hygiene (nesting, size, control
- * characters; input-hygiene.ts), then the routes, which match one spelling of a path only.
+ * Order of the layers, each before the next looks at anything: request id, log and metrics, error
+ * shape, the admin token on every spelling of `/admin`, body parsing, input hygiene (nesting, size,
+ * control characters; input-hygiene.ts), then the routes, which match one spelling of a path only.
  */
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from '../application/ports/logger';
+import { withoutLogFields, type WithLogFields } from '../application/ports/log-context';
 import { adminGuard } from './admin/admin-guard';
 import { errorMiddleware, errors } from './errors';
 import { createAjv } from './validation';
@@ -19,6 +20,7 @@ import { MAX_ENTRIES, inputHygiene, tooManyEntries } from './input-hygiene';
 import { ROUTER_OPTIONS } from './router-options';
 import type Ajv from 'ajv';
 import type { AuthThrottle } from './auth-throttle';
+import { actionLabel, routeLabel, type HttpMetrics } from './metrics/http-metrics';
 
 /** formidable's code for "more fields than maxFields". */
 const FORMIDABLE_TOO_MANY_FIELDS = 1007;
@@ -32,6 +34,19 @@ export interface AppOptions {
   authThrottle?: AuthThrottle;
   /** Adds the routes of each part of the API to the shared router. */
   routes: Array<(router: Router, ajv: Ajv) => void>;
+  /** Gives every log line of a request's work its request id (the logger keeps it along). */
+  withLogFields?: WithLogFields;
+  /** Told about every request once it is answered. */
+  metrics?: HttpMetrics;
+}
+
+const routers = new WeakMap<Koa, Router>();
+
+/** The app's router, for tools that list its routes (the OpenAPI document's test). */
+export function routerOf(app: Koa): Router {
+  const router = routers.get(app);
+  if (!router) throw new Error('not an app made by createApp');
+  return router;
 }
 
 export function createApp(options: AppOptions): Koa {
@@ -40,27 +55,32 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   const router = new Router(ROUTER_OPTIONS);
   const ajv = createAjv();
+  routers.set(app, router);
+  const withLogFields = options.withLogFields ?? withoutLogFields;
+  const metrics = options.metrics;
 
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
-    ctx.state.requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    ctx.set('X-Request-Id', ctx.state.requestId);
+    const requestId: string = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Cache-Control', 'no-store');
-    try {
-      await next();
-    } finally {
-      // Never the body or the query string: they may hold card data.
-      options.logger.info('request', {
-        requestId: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    }
+    return withLogFields({ requestId }, async () => {
+      try {
+        await next();
+      } finally {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        // Never the body or the query string: they may hold card data.
+        options.logger.info('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms });
+        if (metrics) {
+          const route = routeLabel(ctx);
+          metrics.httpRequest(ctx.method, route, actionLabel(ctx, route), ctx.status, ms / 1000);
+        }
+      }
+    });
   });
   app.use(errorMiddleware(options.logger));
   // Before any body is read: an admin request without the token costs nothing more.

@@ -34,6 +34,7 @@ import type { DueCallbackDeliveries } from '../ports/callback-deliveries-read-mo
 import type { Clock } from '../ports/clock';
 import { WrongExpectedVersionError, type EventStore, type StoredEvent, type Subscription } from '../ports/event-store';
 import type { Logger } from '../ports/logger';
+import { withoutLogFields, type WithLogFields } from '../ports/log-context';
 import { callbackDecider } from '../../domain/callback-delivery/decider';
 import { deliveryIdFor } from './delivery-id';
 
@@ -78,6 +79,8 @@ export interface NotifierDeps {
   settings: NotifierSettings;
   /** Default DEFAULT_RETRY_BACKOFF. */
   retry?: RetryBackoff;
+  /** Lets the lines logged while a payment event's callback is scheduled and sent carry the request id that caused it. */
+  withLogFields?: WithLogFields;
 }
 
 const PAYMENT_TYPES: ReadonlySet<string> = new Set(PAYMENT_EVENT_TYPES);
@@ -278,13 +281,16 @@ export class Notifier {
     this.pending.push(entry);
     this.lastSeen = stored.position;
     const folded = this.foldCached(stored, event);
-    const scheduling = this.track(
-      this.retrying('scheduling', async () => {
-        const after = folded ?? (await this.foldFromStream(stored));
-        if (after.exists) await this.schedule(stored, event, after);
-      }).then((outcome) => {
-        if (outcome.ok) entry.done = true;
-      }),
+    const requestId = stored.metadata.correlationId;
+    const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () =>
+      this.track(
+        this.retrying('scheduling', async () => {
+          const after = folded ?? (await this.foldFromStream(stored));
+          if (after.exists) await this.schedule(stored, event, after);
+        }).then((outcome) => {
+          if (outcome.ok) entry.done = true;
+        }),
+      ),
     );
     // Back-pressure: the log must not run away from the appends it causes (nor from an outage).
     if (this.work.size > 2_000) await scheduling;
@@ -498,6 +504,16 @@ export class Notifier {
         : { statusCode: null, latencyMs: 0, error: 'merchant no longer exists', timedOut: false };
       const finishedAt = this.deps.clock.now();
       if (response.timedOut) this.noteTimeout(delivery.url, finishedAt.getTime());
+      // Never the URL or the body: either may hold what only the merchant should see.
+      this.deps.logger.info('callback attempt', {
+        deliveryId,
+        paymentId: delivery.paymentId,
+        attempt: delivery.attempts,
+        statusCode: response.statusCode,
+        ms: response.latencyMs,
+        timedOut: response.timedOut,
+        ...(response.error ? { error: response.error } : {}),
+      });
       const command: CallbackCommand = {
         type: 'RecordCallbackResult',
         data: {

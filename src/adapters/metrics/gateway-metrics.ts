@@ -1,0 +1,334 @@
+/**
+ * The gateway's Prometheus metrics (docs/operations.md lists them): one registry per gateway, so
+ * every process serves its own and tests may build many gateways side by side.
+ *
+ * Most of what happens is read off the events this process appends (measured-event-store.ts):
+ * payments and their outcomes, callback deliveries and attempts, scheduled payments, audit
+ * checkpoints. Acquirer calls are timed around the connectors (measured-connector.ts), HTTP
+ * requests by the app's middleware. Gauges of state kept elsewhere (projection lag, the callback
+ * backlog, chains due) are read when scraped, never on the request path.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { NewEvent } from '../../application/ports/event-store';
+
+/** Readings taken at scrape time; each may fail (database down) without failing the scrape. */
+export interface ScrapeReadings {
+  /** Event-store head position, null when the store is empty. */
+  head(): Promise<bigint | null>;
+  /** Committed position per projection. */
+  checkpoints(): Promise<Record<string, bigint>>;
+  /** Callback deliveries waiting: pending (due now or later) and in flight. */
+  callbackBacklog(): Promise<{ pending: number; due: number; inFlight: number }>;
+  /** URLs the notifier of this process holds back after repeated timeouts. */
+  blockedUrls(): number;
+  /** Open chains whose next automatic payment is due by now. */
+  chainsDue(): Promise<number>;
+}
+
+export interface GatewayMetricsOptions {
+  /** CPU, memory, event-loop delay and the like of this process (off in tools and tests). */
+  processMetrics?: boolean;
+  readings?: ScrapeReadings;
+  /** Called when a scrape-time reading fails; the gauge is then left out of that scrape. */
+  onReadingError?: (what: string, error: unknown) => void;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const DELAY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400];
+const BATCH_BUCKETS = [1, 2, 3, 5, 10, 25, 50, 100, 500, 1000, 10000];
+
+const PAYMENT_OUTCOMES: Readonly<Record<string, string>> = {
+  PaymentSettled: 'settled',
+  PaymentAuthorized: 'authorized',
+  PaymentDeclined: 'declined',
+  ThreeDSChallengeRequired: 'challenge',
+  PayerRedirectRequired: 'redirect',
+  PaymentOutcomeUnknown: 'unknown',
+};
+
+/** Payments remembered between their initiation and their outcome, for the outcome's labels. */
+const REMEMBERED_PAYMENTS = 10_000;
+const REMEMBERED_DELIVERIES = 10_000;
+
+/** A label from event data: short identifier-like text, else `other` (labels must stay few). */
+const label = (value: unknown, fallback = 'other'): string =>
+  typeof value === 'string' && /^[A-Za-z0-9_.-]{1,40}$/.test(value) ? value.toLowerCase() : fallback;
+
+/** What a payment is made with: a card, or the alternative method's name. */
+function methodOf(data: Record<string, unknown>): string {
+  const method = data.method as { brand?: unknown } | undefined;
+  return method && typeof method === 'object' ? label(method.brand) : 'card';
+}
+
+/** Remembers up to `max` entries, forgetting the oldest first. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  private readonly http: Histogram<'method' | 'route' | 'action' | 'status'>;
+  private readonly paymentsInitiated: Counter<'channel' | 'method'>;
+  private readonly paymentOutcomes: Counter<'channel' | 'method' | 'outcome'>;
+  private readonly connectorCalls: Histogram<'connector' | 'operation' | 'outcome'>;
+  private readonly appendSeconds: Histogram<'operation' | 'result'>;
+  private readonly appendEvents: Histogram<'operation'>;
+  private readonly callbacksScheduled: Counter;
+  private readonly callbackAttempts: Counter;
+  private readonly callbackAttemptFailures: Counter<'reason'>;
+  private readonly callbacksDelivered: Counter;
+  private readonly callbacksFailed: Counter;
+  private readonly callbackRedeliveries: Counter;
+  private readonly callbackDelay: Histogram;
+  private readonly scheduled: Counter<'step'>;
+  private readonly checkpoints: Counter;
+  private readonly lastCheckpointPosition: Gauge;
+  private readonly lastCheckpointTime: Gauge;
+
+  private readonly payments = new Map<string, { channel: string; method: string }>();
+  private readonly deliveryStarts = new Map<string, number>();
+
+  constructor(options: GatewayMetricsOptions = {}) {
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+
+    this.http = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'HTTP requests by method, matched route pattern, S2S action (/post only) and status; _count counts them',
+      labelNames: ['method', 'route', 'action', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.paymentsInitiated = new Counter({
+      name: 'gateway_payments_initiated_total',
+      help: 'Payments initiated by this process, by channel and method (card or the alternative method)',
+      labelNames: ['channel', 'method'],
+      registers,
+    });
+    this.paymentOutcomes = new Counter({
+      name: 'gateway_payment_outcomes_total',
+      help: 'Acquirer answers recorded by this process: settled, authorized, declined, challenge (3-D Secure), redirect, unknown',
+      labelNames: ['channel', 'method', 'outcome'],
+      registers,
+    });
+    this.connectorCalls = new Histogram({
+      name: 'gateway_connector_call_duration_seconds',
+      help: 'Calls to acquirers and providers by connector, operation and outcome (error: the call threw)',
+      labelNames: ['connector', 'operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.appendSeconds = new Histogram({
+      name: 'gateway_event_store_append_duration_seconds',
+      help: 'Event-store appends (append, appendMultiple) until committed, by result (ok, conflict, error)',
+      labelNames: ['operation', 'result'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.appendEvents = new Histogram({
+      name: 'gateway_event_store_append_batch_events',
+      help: 'Events per committed append call',
+      labelNames: ['operation'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.callbacksScheduled = new Counter({ name: 'gateway_callback_deliveries_scheduled_total', help: 'Callback deliveries scheduled by this process', registers });
+    this.callbackAttempts = new Counter({ name: 'gateway_callback_attempts_total', help: 'Callback attempts started by this process', registers });
+    this.callbackAttemptFailures = new Counter({
+      name: 'gateway_callback_attempt_failures_total',
+      help: 'Failed callback attempts: timeout, status (the merchant answered outside 2xx) or no_answer (connection refused, DNS, TLS)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.callbacksDelivered = new Counter({ name: 'gateway_callbacks_delivered_total', help: 'Callbacks delivered (2xx)', registers });
+    this.callbacksFailed = new Counter({ name: 'gateway_callbacks_failed_total', help: 'Callbacks given up after the whole retry schedule', registers });
+    this.callbackRedeliveries = new Counter({ name: 'gateway_callback_redeliveries_total', help: 'Redeliveries operators asked for', registers });
+    this.callbackDelay = new Histogram({
+      name: 'gateway_callback_delivery_delay_seconds',
+      help: 'From a delivery being scheduled (or redelivered) to its delivery, retries included; deliveries this process scheduled and delivered',
+      buckets: DELAY_BUCKETS,
+      registers,
+    });
+    this.scheduled = new Counter({
+      name: 'gateway_scheduler_steps_total',
+      help: 'Steps of recurring chains recorded by this process: payment (an automatic payment made), skipped, ended',
+      labelNames: ['step'],
+      registers,
+    });
+    this.checkpoints = new Counter({ name: 'gateway_audit_checkpoints_total', help: 'Audit checkpoints recorded by this process', registers });
+    this.lastCheckpointPosition = new Gauge({
+      name: 'gateway_audit_last_checkpoint_up_to_position',
+      help: 'Log position the newest audit checkpoint recorded by this process covers',
+      registers,
+    });
+    this.lastCheckpointTime = new Gauge({
+      name: 'gateway_audit_last_checkpoint_timestamp_seconds',
+      help: 'When this process recorded its newest audit checkpoint (Unix time)',
+      registers,
+    });
+    if (options.readings) this.scrapeGauges(options.readings, options.onReadingError ?? (() => undefined));
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  httpRequest(method: string, route: string, action: string, status: number, seconds: number): void {
+    this.http.observe({ method, route, action, status }, seconds);
+  }
+
+  connectorCall(connector: string, operation: string, outcome: string, seconds: number): void {
+    this.connectorCalls.observe({ connector, operation, outcome }, seconds);
+  }
+
+  appendFinished(operation: 'append' | 'appendMultiple', result: 'ok' | 'conflict' | 'error', seconds: number, eventCount: number): void {
+    this.appendSeconds.observe({ operation, result }, seconds);
+    if (result === 'ok') this.appendEvents.observe({ operation }, eventCount);
+  }
+
+  /** Reads what happened off events this process has just appended. */
+  appended(events: readonly NewEvent[]): void {
+    for (const event of events) {
+      const data = event.data;
+      switch (event.type) {
+        case 'PaymentInitiated': {
+          const labels = { channel: label(data.channel, 'unknown'), method: methodOf(data) };
+          remember(this.payments, String(data.paymentId), labels, REMEMBERED_PAYMENTS);
+          this.paymentsInitiated.inc(labels);
+          break;
+        }
+        case 'CallbackScheduled':
+          this.callbacksScheduled.inc();
+          remember(this.deliveryStarts, String(data.deliveryId), Date.parse(String(data.scheduledAt)), REMEMBERED_DELIVERIES);
+          break;
+        case 'CallbackRedeliveryRequested':
+          this.callbackRedeliveries.inc();
+          remember(this.deliveryStarts, String(data.deliveryId), Date.parse(String(data.requestedAt)), REMEMBERED_DELIVERIES);
+          break;
+        case 'CallbackAttemptStarted':
+          this.callbackAttempts.inc();
+          break;
+        case 'CallbackAttemptFailed':
+          this.callbackAttemptFailures.inc({ reason: data.timedOut === true ? 'timeout' : data.statusCode == null ? 'no_answer' : 'status' });
+          break;
+        case 'CallbackDelivered': {
+          this.callbacksDelivered.inc();
+          const id = String(data.deliveryId);
+          const started = this.deliveryStarts.get(id);
+          this.deliveryStarts.delete(id);
+          const delivered = Date.parse(String(data.deliveredAt));
+          if (started !== undefined && Number.isFinite(started) && delivered >= started) this.callbackDelay.observe((delivered - started) / 1000);
+          break;
+        }
+        case 'CallbackFailed':
+          this.callbacksFailed.inc();
+          this.deliveryStarts.delete(String(data.deliveryId));
+          break;
+        case 'ScheduledPaymentStarted':
+          this.scheduled.inc({ step: 'payment' });
+          break;
+        case 'ScheduledPaymentSkipped':
+          this.scheduled.inc({ step: 'skipped' });
+          break;
+        case 'ScheduledChainEnded':
+          this.scheduled.inc({ step: 'ended' });
+          break;
+        case 'AuditCheckpointRecorded': {
+          this.checkpoints.inc();
+          const upTo = Number(data.upToPosition);
+          if (Number.isFinite(upTo)) this.lastCheckpointPosition.set(upTo);
+          const at = Date.parse(String(data.recordedAt));
+          if (Number.isFinite(at)) this.lastCheckpointTime.set(at / 1000);
+          break;
+        }
+        default: {
+          const outcome = PAYMENT_OUTCOMES[event.type];
+          if (outcome === undefined) break;
+          const paymentId = String(data.paymentId);
+          const labels = this.payments.get(paymentId) ?? { channel: 'unknown', method: 'unknown' };
+          // An outcome ends the wait for one (a challenge or redirect is followed by another).
+          if (outcome !== 'challenge' && outcome !== 'redirect') this.payments.delete(paymentId);
+          this.paymentOutcomes.inc({ ...labels, outcome });
+        }
+      }
+    }
+  }
+
+  private scrapeGauges(readings: ScrapeReadings, onError: (what: string, error: unknown) => void): void {
+    const registers = [this.registry];
+    const attempt = async (what: string, read: () => Promise<void>) => {
+      try {
+        await read();
+      } catch (error) {
+        onError(what, error);
+      }
+    };
+    new Gauge({
+      name: 'gateway_event_store_head_position',
+      help: 'Global position of the newest event in the store',
+      registers,
+      async collect() {
+        await attempt('event-store head', async () => {
+          this.reset();
+          const head = await readings.head();
+          if (head !== null) this.set(Number(head));
+        });
+      },
+    });
+    new Gauge({
+      name: 'gateway_projection_lag_events',
+      help: 'How far each read model is behind the event store, in positions (events on SQLite and PostgreSQL)',
+      labelNames: ['projection'],
+      registers,
+      async collect() {
+        await attempt('projection lag', async () => {
+          this.reset();
+          const [head, checkpoints] = await Promise.all([readings.head(), readings.checkpoints()]);
+          for (const [projection, position] of Object.entries(checkpoints)) {
+            this.set({ projection }, head === null ? 0 : Math.max(0, Number(head - position)));
+          }
+        });
+      },
+    });
+    new Gauge({
+      name: 'gateway_callback_backlog',
+      help: 'Callback deliveries not finished: pending (waiting for their next attempt), due (pending and due now), in_flight',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        await attempt('callback backlog', async () => {
+          this.reset();
+          const backlog = await readings.callbackBacklog();
+          this.set({ state: 'pending' }, backlog.pending);
+          this.set({ state: 'due' }, backlog.due);
+          this.set({ state: 'in_flight' }, backlog.inFlight);
+        });
+      },
+    });
+    new Gauge({
+      name: 'gateway_callback_blocked_urls',
+      help: 'Notification URLs the notifier of this process holds back after repeated timeouts',
+      registers,
+      collect() {
+        this.set(readings.blockedUrls());
+      },
+    });
+    new Gauge({
+      name: 'gateway_scheduler_chains_due',
+      help: 'Open recurring chains whose next automatic payment is due by now',
+      registers,
+      async collect() {
+        await attempt('chains due', async () => {
+          this.reset();
+          this.set(await readings.chainsDue());
+        });
+      },
+    });
+  }
+}
