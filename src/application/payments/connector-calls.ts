@@ -67,6 +67,8 @@ export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationR
         ...(outcome.rrn !== undefined ? { rrn: outcome.rrn } : {}),
         ...(outcome.arn !== undefined ? { arn: outcome.arn } : {}),
         ...(outcome.cardOnFileId !== undefined ? { cardOnFileId: outcome.cardOnFileId } : {}),
+        ...(outcome.conversion ? { conversion: outcome.conversion } : {}),
+        ...(outcome.extendedData ? { extendedData: outcome.extendedData } : {}),
       };
     case 'declined':
       return {

@@ -7,7 +7,7 @@
  * `unknown` means the connector did not answer in a way we can trust (timeout, broken connection):
  * the payment is reconciled later with a status lookup, never blindly retried.
  */
-import type { BrowserAttributes, PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
+import type { BrowserAttributes, CurrencyConversion, PaymentKind, ThreeDSAttributes } from '../../domain/payment/events';
 import type { ConnectorCapabilities } from '../../domain/routing/route';
 import type { MethodDescription } from '../../domain/payment/method-fields';
 
@@ -70,6 +70,11 @@ export interface PaymentRequest {
   returnUrl: string;
   /** Card-on-file context, when the card is stored for a chain or charged from one. */
   cardOnFile?: CardOnFileRequest;
+  /**
+   * The method-specific parameters the merchant sent with the payment, as recorded (Checkout: keyed
+   * by method id, e.g. `card.descriptor`, `card.shipping`; S2S: the flat `parameters[...]`).
+   */
+  parameters?: Record<string, unknown>;
 }
 
 /** A step the payer must take before the connector decides: a page to open, with how to open it. */
@@ -108,6 +113,10 @@ export type ConnectorOutcome =
       threeDS?: ThreeDSAttributes;
       /** The card-on-file reference, when the request asked for one. */
       cardOnFileId?: string;
+      /** Set when the connector settled in another currency than the payment's. */
+      conversion?: CurrencyConversion;
+      /** Further data of the connector's about the settlement, passed on to the merchant as `extended_data`. */
+      extendedData?: Record<string, string>;
     }
   | { outcome: 'declined'; reason: string; reference?: string; soft?: boolean; threeDS?: ThreeDSAttributes }
   /**

@@ -3,7 +3,7 @@
  * pure and every refused transition is testable without I/O.
  */
 import type { PaymentMode } from '../merchant/events';
-import type { PayerReturnData, PaymentInitiated } from './events';
+import type { PayerReturnData, PaymentInitiated, SettlementExtras } from './events';
 
 /**
  * What the connector said about an authorization, as plain data. `reference` is the connector's
@@ -11,7 +11,7 @@ import type { PayerReturnData, PaymentInitiated } from './events';
  * the payment's route (cascading).
  */
 export type AuthorizationResult =
-  | { outcome: 'success'; reference?: string; descriptor: string; rrn?: string; arn?: string; cardOnFileId?: string }
+  | ({ outcome: 'success'; reference?: string; descriptor: string; rrn?: string; arn?: string; cardOnFileId?: string } & SettlementExtras)
   | { outcome: 'declined'; reference?: string; reason: string; soft?: boolean }
   /** `params`: the form fields the payer's browser posts to the ACS (3-D Secure v1: PaReq, MD, TermUrl). */
   | { outcome: 'challenge'; reference?: string; acsUrl: string; params: Record<string, string> }

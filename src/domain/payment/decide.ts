@@ -6,6 +6,7 @@ import { DomainError } from '../errors';
 import { formatMinor } from '../money';
 import type { AuthorizationResult, FollowUpResult, PaymentCommand } from './commands';
 import { declineCodeOf } from './decline-code';
+import { requestedDescriptor } from './descriptor';
 import { paymentModeAllows, zeroAmountAllowed } from './policy';
 import type { PaymentEvent, DeclineStage, PayerReturnData } from './events';
 import type { ExistingPayment, PaymentState } from './state';
@@ -268,7 +269,11 @@ function authorizationEvents(
       const rrn = {
         ...(result.rrn !== undefined ? { rrn: result.rrn } : {}),
         ...(result.cardOnFileId !== undefined ? { cardOnFileId: result.cardOnFileId } : {}),
+        ...(result.conversion ? { conversion: result.conversion } : {}),
+        ...(result.extendedData ? { extendedData: result.extendedData } : {}),
       };
+      // The descriptor the merchant sent with the payment is the one it is known by.
+      const descriptor = requestedDescriptor(s) ?? result.descriptor;
       // A sale settles at once, so its ARN comes with it; an authorization's comes with its capture.
       return s.kind !== 'authorization'
         ? [
@@ -277,7 +282,7 @@ function authorizationEvents(
               data: {
                 paymentId,
                 amount: s.amount,
-                descriptor: result.descriptor,
+                descriptor,
                 ...referenceOf(result),
                 ...rrn,
                 ...(result.arn !== undefined ? { arn: result.arn } : {}),
@@ -289,7 +294,7 @@ function authorizationEvents(
         : [
             {
               type: 'PaymentAuthorized',
-              data: { paymentId, amount: s.amount, descriptor: result.descriptor, ...referenceOf(result), ...rrn, ...returned, authorizedAt: now },
+              data: { paymentId, amount: s.amount, descriptor, ...referenceOf(result), ...rrn, ...returned, authorizedAt: now },
             },
           ];
     }

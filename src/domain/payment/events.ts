@@ -183,6 +183,8 @@ export interface PaymentInitiated {
     method?: MethodSnapshot;
     payer: PayerSnapshot;
     termUrl3ds: string | null;
+    /** S2S CARD `term_url_target`: the browsing context the payer returns to `term_url_3ds` in. */
+    termUrlTarget?: ReturnLinkTarget;
     notificationUrl: string | null;
     customData: Record<string, unknown> | null;
     parameters: Record<string, unknown> | null;
@@ -218,9 +220,33 @@ export interface ConnectorReference {
   reference?: string;
 }
 
+/** Where a payer returns to the merchant: a link target (`_self` and absence both mean the same window). */
+export type ReturnLinkTarget = '_blank' | '_self' | '_parent' | '_top';
+
+/**
+ * The connector settled in another currency than the payment's (callbacks: `exchange_currency`,
+ * `exchange_amount`, `exchange_rate`, `exchange_rate_base`).
+ */
+export interface CurrencyConversion {
+  /** ISO 4217 code the money was converted to. */
+  currency: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  /** Units of `currency` per one unit of `rateBase`, as the connector wrote it (a decimal string). */
+  rate: string;
+  /** The currency the rate is quoted from: the payment's. */
+  rateBase: string;
+}
+
+/** What the connector said beyond the outcome: a currency conversion, and further data of its own (`extended_data`). */
+export interface SettlementExtras {
+  conversion?: CurrencyConversion;
+  extendedData?: Record<string, string>;
+}
+
 export interface PaymentSettled {
   type: 'PaymentSettled';
-  data: PayerReturnData & ConnectorReference & {
+  data: PayerReturnData & ConnectorReference & SettlementExtras & {
     paymentId: string;
     amount: number;
     descriptor: string;
@@ -236,7 +262,7 @@ export interface PaymentSettled {
 
 export interface PaymentAuthorized {
   type: 'PaymentAuthorized';
-  data: PayerReturnData & ConnectorReference & {
+  data: PayerReturnData & ConnectorReference & SettlementExtras & {
     paymentId: string;
     amount: number;
     descriptor: string;

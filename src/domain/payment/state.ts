@@ -10,12 +10,15 @@ import type {
   CardSnapshot,
   CardSource,
   CheckoutPaymentData,
+  CurrencyConversion,
   MethodSnapshot,
   PayerReturnData,
   RecurringLink,
   PayerSnapshot,
   PaymentEvent,
   PaymentKind,
+  ReturnLinkTarget,
+  SettlementExtras,
   ThreeDSAttributes,
 } from './events';
 
@@ -127,6 +130,14 @@ export interface ExistingPayment {
   expiresAt?: string;
   /** When the money settled (sale or capture): an alternative method's VOID is allowed on that UTC day only. */
   settledAt?: string;
+  /** S2S CARD `term_url_target` as the SALE sent it. */
+  termUrlTarget?: ReturnLinkTarget;
+  /** The method-specific parameters the merchant sent (Checkout: keyed by method id). */
+  parameters?: Record<string, unknown>;
+  /** Set when the connector settled in another currency. */
+  conversion?: CurrencyConversion;
+  /** The connector's further data about the settlement (`extended_data`). */
+  extendedData?: Record<string, string>;
 }
 
 /** Whether a payment was made with an alternative method rather than a card. */
@@ -183,6 +194,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       connector: d.connector,
       ...(d.route ? { route: d.route } : {}),
       ...(d.acquirerReference ? { acquirerReference: d.acquirerReference } : {}),
+      ...(d.termUrlTarget ? { termUrlTarget: d.termUrlTarget } : {}),
+      ...(d.parameters ? { parameters: d.parameters } : {}),
     };
   }
   // Every other event needs an existing payment; a stray one is ignored rather than crashing a replay.
@@ -203,6 +216,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         ...connectorReference(event.data),
         ...payerReturn(event.data),
         ...chainToken(s, event.data),
+        ...extras(event.data),
       };
     case 'PaymentAuthorized':
       return {
@@ -217,6 +231,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         ...connectorReference(event.data),
         ...payerReturn(event.data),
         ...chainToken(s, event.data),
+        ...extras(event.data),
       };
     case 'PaymentDeclined':
       return {
@@ -393,6 +408,10 @@ function chainToken(s: ExistingPayment, d: { cardOnFileId?: string }): { recurri
   if (s.recurring?.role !== 'initial') return {};
   const token = d.cardOnFileId ?? s.recurring.token;
   return token ? { recurringToken: token } : {};
+}
+
+function extras(d: SettlementExtras): SettlementExtras {
+  return { ...(d.conversion ? { conversion: d.conversion } : {}), ...(d.extendedData ? { extendedData: d.extendedData } : {}) };
 }
 
 function payerReturn(d: PayerReturnData): PayerReturnData {

@@ -65,6 +65,7 @@ export async function startPayment(
         card: snapshot,
         payer: request.payer,
         termUrl3ds: request.termUrl3ds,
+        ...(request.termUrlTarget ? { termUrlTarget: request.termUrlTarget } : {}),
         notificationUrl: request.notificationUrl,
         customData: request.customData,
         parameters: request.parameters,
@@ -104,6 +105,7 @@ export async function startPayment(
     ...(request.browser ? { browser: request.browser } : {}),
     returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
     ...cardOnFileRequest(request, recurring),
+    ...(request.parameters ? { parameters: request.parameters } : {}),
   };
   const instrument = { kind: 'card' as const, card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined } };
   const stream = paymentStream(store);
