@@ -63,6 +63,10 @@ import type { PendingCardData } from './application/ports/pending-card-data';
 import { PostgresPendingCardData } from './adapters/vault/postgres-pending-card-data';
 import { SqlitePendingCardData } from './adapters/vault/sqlite-pending-card-data';
 import { MerchantService } from './application/merchant-service';
+import { WalletService } from './application/wallets';
+import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-wallet-crypto';
+import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
+import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
 import { PaymentService } from './application/payments';
 import { ScheduleService } from './application/schedules/schedule-service';
 import { Scheduler } from './application/schedules/scheduler';
@@ -96,6 +100,8 @@ export interface Gateway {
   /** The sandbox test clock (refuses in production). */
   testClock: TestClockControl;
   checkout: CheckoutService;
+  /** Apple Pay and Google Pay: tokens (the card flow's verify and decrypt) and merchant wallet settings. */
+  wallets: WalletService;
   app: Koa;
   logger: Logger;
   clock: Clock;
@@ -122,6 +128,8 @@ export interface BuildOptions {
   callbackSender?: CallbackSender;
   /** See ProjectorOptions.gatherMs; 0 projects as soon as deliveries pause. */
   projectorGatherMs?: number;
+  /** Wallet roots to trust; default: the sandbox's own, or production's from WALLET_* (adapters/wallets/trust.ts). */
+  walletTrust?: WalletTrust;
   /** Also report the process's CPU, memory and event-loop delay (the server roles; not tools or tests). */
   processMetrics?: boolean;
 }
@@ -289,6 +297,14 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     schedules,
   });
 
+  // The sandbox trusts only its own wallet roots (wallet init); production only the wallets' real ones.
+  const wallets = new WalletService({
+    store,
+    crypto: new NodeWalletCrypto(options.walletTrust ?? walletTrustFor(config.environment, config.dataDir, process.env)),
+    cipher: walletKeyCipher(key),
+    clock,
+  });
+
   const queries = s2sStatusQueries(readModels);
 
   const callbackQueries = readModels.callbacks;
@@ -377,6 +393,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
         }
       },
+      (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
     ],
@@ -395,6 +412,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     scheduler,
     testClock,
     checkout,
+    wallets,
     app,
     logger,
     clock,

@@ -16,6 +16,7 @@ import { seedCommand, seedHelp } from './seed-command';
 import { clockCommand, clockHelp } from './clock-command';
 import { chainCommand, chainHelp } from './chain-command';
 import { signCommand, signHelp } from './sign-command';
+import { walletCommand, walletHelp } from './wallet-command';
 import { merchantHelp } from './merchant-help';
 import { commandList, helpRequested, helpText, usageError, type CommandHelp } from './help';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
@@ -268,6 +269,7 @@ const ROLES: readonly Role[] = ['all', 'api', 'projector', 'notifier', 'schedule
 export const COMMANDS: readonly CommandHelp[] = [
   merchantHelp,
   signHelp,
+  walletHelp,
   callbacksHelp,
   clockHelp,
   chainHelp,
@@ -327,6 +329,8 @@ export async function run(argv: string[]): Promise<number> {
         return await clockCommand(p);
       case 'chain':
         return await chainCommand(p);
+      case 'wallet':
+        return await walletCommand(p);
       default: {
         // Loaded for the roles only: the other commands need none of the server.
         const { main } = await import('../main');

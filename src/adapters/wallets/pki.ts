@@ -168,3 +168,9 @@ export async function issueCertificate(request: CertificateRequest): Promise<pki
 export const privateKeyFromPem = (pem: string): KeyObject => createPrivateKey({ key: pem, format: 'pem' });
 
 export { asn1js, pkijs, toArrayBuffer };
+
+const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
+
+/** A P-256 public key from its base64 uncompressed point (how Google and the settings show it). */
+export const p256PublicKeyFromPoint = (pointBase64: string): KeyObject =>
+  createPublicKey({ key: Buffer.concat([P256_SPKI_PREFIX, Buffer.from(pointBase64, 'base64')]), format: 'der', type: 'spki' });

@@ -106,3 +106,22 @@ export function productionWalletTrust(options: {
   }
   return { appleRoots: () => appleRoots, googleRootKeys: () => googleKeys };
 }
+
+/**
+ * The deployment's wallet trust: the sandbox's own roots in the sandbox; in production the files
+ * WALLET_APPLE_ROOT_CA_FILE and WALLET_GOOGLE_ROOT_KEYS_FILE name (Apple's built-in root without
+ * the first). Naming those files in the sandbox is refused: it trusts nothing but its own roots.
+ */
+export function walletTrustFor(environment: 'sandbox' | 'production', dataDir: string, env: NodeJS.ProcessEnv): WalletTrust {
+  const appleRootCaFile = env.WALLET_APPLE_ROOT_CA_FILE || null;
+  const googleRootKeysFile = env.WALLET_GOOGLE_ROOT_KEYS_FILE || null;
+  if (environment === 'sandbox') {
+    if (appleRootCaFile || googleRootKeysFile) {
+      throw new WalletTrustError(
+        'WALLET_APPLE_ROOT_CA_FILE and WALLET_GOOGLE_ROOT_KEYS_FILE are for production: the sandbox trusts only its own wallet roots (npm run gateway -- wallet init).',
+      );
+    }
+    return new SandboxWalletTrust(dataDir);
+  }
+  return productionWalletTrust({ appleRootCaFile, googleRootKeysFile, dataDir });
+}

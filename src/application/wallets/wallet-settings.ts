@@ -125,6 +125,36 @@ export class WalletSettingsService {
     return viewOf(merchantId, result.state);
   }
 
+  /**
+   * The public keys tokens for this merchant are encrypted to, with what else a wallet puts into
+   * them: for making test tokens (`wallet mint`). Null for a wallet without its keys.
+   */
+  async recipients(merchantId: string): Promise<{
+    apple: { merchantIdentifier: string; processingPublicKey: string } | null;
+    google: { recipientId: string; gatewayMerchantId: string | null; publicKey: string } | null;
+  }> {
+    const { apple, google } = await this.state(merchantId);
+    const publicOf = (setting: string, ciphertext: string) =>
+      this.deps.crypto.describePrivateKey(setting, this.deps.cipher.open(merchantId, ciphertext)).uncompressedPublicKey;
+    return {
+      apple:
+        apple?.processingPrivateKeyCiphertext && apple.merchantIdentifier
+          ? {
+              merchantIdentifier: apple.merchantIdentifier,
+              processingPublicKey: publicOf('Processing Private Key', apple.processingPrivateKeyCiphertext),
+            }
+          : null,
+      google:
+        google?.privateKeyCiphertext && google.gateway
+          ? {
+              recipientId: `gateway:${google.gateway}`,
+              gatewayMerchantId: google.gatewayMerchantId,
+              publicKey: publicOf('Google Private Key', google.privateKeyCiphertext),
+            }
+          : null,
+    };
+  }
+
   /** The association file of the merchant whose domain `host` is; null when none is. */
   async domainAssociationFor(host: string): Promise<string | null> {
     const domain = host.trim().toLowerCase().replace(/\.$/, '');
