@@ -97,6 +97,45 @@ forEachStore('Merchant clients of the protocol family', (h) => {
     });
   });
 
+  describe('S2S term_url_target and Override Link Target', () => {
+    const TERM = 'https://shop.example/index.php?route=payment/return';
+
+    async function throughAcs(m: TestMerchant, fields: Record<string, string>) {
+      const sale = await h().sale(m, { card_exp_month: '05', term_url_3ds: TERM, ...fields });
+      const { PaReq, TermUrl } = sale.body.redirect_params;
+      return { sale, back: await h().postForm(TermUrl, { PaReq, PaRes: 'approve' }) };
+    }
+
+    it('_top: the payer gets the Returning page whose Continue link leaves the shop\'s iframe for term_url_3ds', async () => {
+      const { sale, back } = await throughAcs(merchant, { term_url_target: '_top' });
+
+      expect(back.status, back.text).to.equal(200);
+      expect(back.text).to.include('Returning to ');
+      const link = /<a class="button primary" href="([^"]+)" target="([^"]+)" data-auto-follow/.exec(back.text);
+      expect(link?.[2]).to.equal('_top');
+      expect(link![1].replace(/&amp;/g, '&').startsWith(`${TERM}&payment_id=${sale.body.trans_id}&trans_id=`)).to.equal(true);
+      const [initiated] = await h().paymentEvents(sale.body.trans_id);
+      expect(initiated.data.termUrlTarget).to.equal('_top');
+    });
+
+    it('the MID\'s Override Link Target wins over term_url_target, either way', async () => {
+      const self = await h().createMerchant({ overrideLinkTarget: '_self' });
+      const plain = await throughAcs(self, { term_url_target: '_top' });
+      expect(plain.back.status).to.equal(303);
+      expect(plain.back.headers.get('location')!.startsWith(`${TERM}&payment_id=`)).to.equal(true);
+
+      const parent = await h().createMerchant({ overrideLinkTarget: '_parent' });
+      const framed = await throughAcs(parent, {});
+      expect(framed.back.status).to.equal(200);
+      expect(framed.back.text).to.include('target="_parent"');
+    });
+
+    it('without either the payer is redirected to term_url_3ds as before', async () => {
+      const { back } = await throughAcs(merchant, {});
+      expect(back.status).to.equal(303);
+    });
+  });
+
   describe('card credit', () => {
     const creditFields = (token: string, extra: Record<string, unknown> = {}) => ({
       order_id: `cr-${randomUUID()}`,

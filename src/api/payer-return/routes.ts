@@ -14,6 +14,7 @@ import { isUuid } from '../../domain/ids';
 import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import type { BrowserAttributes } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
+import type { LinkTarget } from '../../domain/checkout/session-events';
 import { gatewayPathPrefix, navigate } from '../checkout-page/navigate';
 import { AUTO_SUBMIT_JS } from '../html/auto-post';
 import { browserAttributesFrom } from '../html/browser-info';
@@ -23,9 +24,14 @@ export interface PayerReturnDeps {
   payments: PaymentService;
   /** Where the payer of a Checkout payment goes after the connector's page. */
   checkout: CheckoutService;
-  /** The merchant's password (return URL hash) and return-parameter choices, as they are now. */
+  /**
+   * The merchant's password (return URL hash), return-parameter choices and Override Link Target,
+   * as they are now.
+   */
   merchants: {
-    accountById(merchantId: string): Promise<{ name: string; password: string; protocolMapping: ProtocolMapping } | undefined>;
+    accountById(
+      merchantId: string,
+    ): Promise<{ name: string; password: string; protocolMapping: ProtocolMapping; overrideLinkTarget?: LinkTarget | null } | undefined>;
   };
   baseUrl: string;
 }
@@ -60,7 +66,10 @@ export function browserOf(ctx: Koa.Context, raw: RawPayerReturn): BrowserAttribu
 /**
  * Sends the payer to the merchant's `term_url_3ds` with `payment_id`, `trans_id`, `order_id`, `hash`
  * and the merchant's return parameters (return-url.ts); without one, a page saying how it ended.
- * A Checkout payer goes where its session says instead (checkout-page/navigate.ts).
+ * The link target is the MID's Override Link Target, else the SALE's `term_url_target`: `_blank`,
+ * `_parent` and `_top` get the "Returning to…" page with its Continue link, which leaves the shop's
+ * iframe (or opens a tab), exactly as Checkout does. A Checkout payer goes where its session says
+ * instead (checkout-page/navigate.ts).
  */
 export async function sendPayerBack(ctx: Koa.Context, deps: PayerReturnDeps, payment: ExistingPayment): Promise<void> {
   if (payment.channel === 'checkout') {
@@ -69,14 +78,14 @@ export async function sendPayerBack(ctx: Koa.Context, deps: PayerReturnDeps, pay
     return navigate(ctx, await deps.checkout.afterPayerAction(payment), { prefix: gatewayPathPrefix(deps.baseUrl), shopName: shop?.name });
   }
   const merchant = await deps.merchants.accountById(payment.merchantId);
-  const target = merchant ? s2sCardReturnUrl(payment, merchant) : null;
-  if (!target) {
+  const url = merchant ? s2sCardReturnUrl(payment, merchant) : null;
+  if (!url) {
     const outcome = payment.status === 'DECLINED' ? 'was declined' : 'is complete';
     html(ctx, 200, renderHostedPage({ title: 'Payment finished', main: `<h1>Your payment ${outcome}</h1>` }));
     return;
   }
-  ctx.status = 303;
-  ctx.redirect(target);
+  const target = merchant?.overrideLinkTarget ?? payment.termUrlTarget ?? null;
+  navigate(ctx, { kind: 'merchant', url, target }, { prefix: gatewayPathPrefix(deps.baseUrl), shopName: merchant?.name });
 }
 
 export function registerPayerReturnRoutes(router: Router, deps: PayerReturnDeps): void {

@@ -4,7 +4,7 @@ import { isUuid } from '../../../domain/ids';
 import { parseExpiry, validatePan } from '../../../domain/card';
 import { isCurrency, parseAmount } from '../../../domain/money';
 import { merchantConnectors } from '../../../domain/merchant/connectors';
-import type { PayerSnapshot } from '../../../domain/payment/events';
+import type { PayerSnapshot, ReturnLinkTarget } from '../../../domain/payment/events';
 import { payerPresent, storesCard } from '../../../domain/payment/policy';
 import { saleCardHash, saleTokenHash } from '../../../domain/signatures';
 import type { MerchantAccount } from '../../../application/merchant-service';
@@ -117,6 +117,8 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
       card,
       payer,
       termUrl3ds: str(form, 'term_url_3ds') ?? null,
+      // The schema admitted only the four link targets.
+      ...(str(form, 'term_url_target') ? { termUrlTarget: str(form, 'term_url_target') as ReturnLinkTarget } : {}),
       notificationUrl: notificationUrl ?? null,
       customData: (form.custom_data as Record<string, unknown>) ?? null,
       parameters: (form.parameters as Record<string, unknown>) ?? null,
