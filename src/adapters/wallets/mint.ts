@@ -73,6 +73,15 @@ async function cmsSign(material: SandboxWalletMaterial, content: Buffer, signing
   return Buffer.from(contentInfo.toSchema().toBER(false));
 }
 
+/** The `signature` of Apple payment data: detached CMS over its signed fields, by the sandbox signer. */
+export async function signApplePaymentData(
+  material: SandboxWalletMaterial,
+  paymentData: Parameters<typeof appleSignedBytes>[0],
+  signedAt: Date,
+): Promise<string> {
+  return (await cmsSign(material, appleSignedBytes(paymentData), signedAt)).toString('base64');
+}
+
 export interface AppleMintRequest {
   material: SandboxWalletMaterial;
   /** The merchant's processing public key (or its private key: only the public half is used). */
@@ -110,7 +119,7 @@ export async function mintAppleToken(request: AppleMintRequest): Promise<Record<
     },
     version: 'EC_v1' as const,
   };
-  paymentData.signature = (await cmsSign(request.material, appleSignedBytes(paymentData), request.signedAt)).toString('base64');
+  paymentData.signature = await signApplePaymentData(request.material, paymentData, request.signedAt);
   return {
     paymentData,
     paymentMethod: { displayName: `Card ${request.card.pan.slice(-4)}`, network: 'Visa', type: 'debit' },
@@ -139,12 +148,6 @@ const ecdsa = (key: KeyObject, data: Buffer): string => sign('sha256', data, { k
 /** An `ECv2` token for the card: a fresh intermediate key signed by the sandbox root, the message encrypted to the merchant. */
 export function mintGoogleToken(request: GoogleMintRequest): Record<string, unknown> {
   const signedAt = request.signedAt.getTime();
-  const intermediate = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const signedKey = JSON.stringify({
-    keyValue: intermediate.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-    keyExpiration: String(signedAt + WEEK_MS),
-  });
-  const intermediateSignature = ecdsa(request.material.googleRootSigningKey, lengthPrefixed([GOOGLE_SENDER_ID, 'ECv2', signedKey]));
 
   const details: Record<string, unknown> = {
     pan: request.card.pan,
@@ -177,9 +180,25 @@ export function mintGoogleToken(request: GoogleMintRequest): Record<string, unkn
     ephemeralPublicKey: ephemeralPoint.toString('base64'),
     tag: createHmac('sha256', keys.subarray(32)).update(encrypted).digest('base64'),
   });
+  return signGoogleMessage(request.material, request.recipientId, signedMessage, request.signedAt);
+}
+
+/**
+ * An ECv2 token around `signedMessage`: a fresh intermediate key valid a week from `signedAt`,
+ * signed by the sandbox root, signing the message for `recipientId`.
+ */
+export function signGoogleMessage(material: SandboxWalletMaterial, recipientId: string, signedMessage: string, signedAt: Date): Record<string, unknown> {
+  const intermediate = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const signedKey = JSON.stringify({
+    keyValue: intermediate.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+    keyExpiration: String(signedAt.getTime() + WEEK_MS),
+  });
   return {
-    signature: ecdsa(intermediate.privateKey, lengthPrefixed([GOOGLE_SENDER_ID, request.recipientId, 'ECv2', signedMessage])),
-    intermediateSigningKey: { signedKey, signatures: [intermediateSignature] },
+    signature: ecdsa(intermediate.privateKey, lengthPrefixed([GOOGLE_SENDER_ID, recipientId, 'ECv2', signedMessage])),
+    intermediateSigningKey: {
+      signedKey,
+      signatures: [ecdsa(material.googleRootSigningKey, lengthPrefixed([GOOGLE_SENDER_ID, 'ECv2', signedKey]))],
+    },
     protocolVersion: 'ECv2',
     signedMessage,
   };
