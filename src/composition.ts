@@ -52,7 +52,9 @@ import { tcpProbe } from './adapters/http/tcp-probe';
 import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
 import { historyRoute } from './api/admin/history-route';
 import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
-import { registerS2sRoutes } from './api/s2s/post-route';
+import { registerS2sRoutes, type S2sDeps } from './api/s2s/post-route';
+import { s2sActions } from './api/s2s/actions';
+import { registerOpenApiRoutes } from './api/openapi/routes';
 import { s2sStatusQueries } from './api/s2s/status-queries';
 import { registerCheckoutApiRoutes } from './api/checkout/routes';
 import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
@@ -80,6 +82,7 @@ import type { Connector } from './application/ports/connector';
 import type { EventStore } from './application/ports/event-store';
 import { withUpcasting } from './application/upcasting';
 import type { Logger } from './application/ports/logger';
+import type Ajv from 'ajv';
 import type { GatewayConfig } from './config';
 
 export interface Gateway {
@@ -337,6 +340,17 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
   ];
 
+  const s2sDeps = (ajv: Ajv): S2sDeps => ({
+    merchants,
+    payments,
+    schedules,
+    queries,
+    clock,
+    environment: config.environment,
+    ajv,
+    notificationUrls,
+    throttle: authThrottle,
+  });
   const app = createApp({
     logger,
     trustProxy: config.trustProxy,
@@ -359,18 +373,10 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           registerMetricsRoute(router, { metrics, tokens: [config.metrics.token ?? adminToken], throttle: authThrottle });
         }
       },
+      (router, ajv) => registerS2sRoutes(router, s2sDeps(ajv)),
+      // Described from the same allowlist and schemas the S2S route validates with.
       (router, ajv) =>
-        registerS2sRoutes(router, {
-          merchants,
-          payments,
-          schedules,
-          queries,
-          clock,
-          environment: config.environment,
-          ajv,
-          notificationUrls,
-          throttle: authThrottle,
-        }),
+        registerOpenApiRoutes(router, { baseUrl: config.publicBaseUrl, environment: config.environment, s2sActions: s2sActions(s2sDeps(ajv)) }),
       (router, ajv) =>
         registerCheckoutApiRoutes(router, {
           merchants,

@@ -22,11 +22,12 @@ export function createAjv(): Ajv {
   return ajv;
 }
 
-export type Validator = (body: unknown) => FieldError[];
+/** `schema`: what it validates against, so the OpenAPI document describes exactly that (src/api/openapi). */
+export type Validator = ((body: unknown) => FieldError[]) & { readonly schema?: object };
 
 export function compileValidator(ajv: Ajv, schema: object): Validator {
   const validate: ValidateFunction = ajv.compile(schema);
-  return (body) => (validate(body) ? [] : toFieldErrors(validate.errors ?? []));
+  return Object.assign((body: unknown) => (validate(body) ? [] : toFieldErrors(validate.errors ?? [])), { schema });
 }
 
 function fieldOf(error: ErrorObject): string {

@@ -1,0 +1,192 @@
+/**
+ * `POST /post` in the document: one operation whose form body is a `oneOf` over the actions,
+ * discriminated by `action` (OpenAPI has one operation per path and method). Each action's schema
+ * is the one its validator checks (compileValidator keeps it); the schedule actions, read by code,
+ * take theirs from schedule-schemas.ts.
+ */
+import type { S2sAction } from '../s2s/s2s-action';
+import { extendObject, toOpenApiSchema } from './json-schema';
+import { scheduleCreateSchema, scheduleRecordSchema, scheduleRefSchema, scheduleUpdateSchema } from './schedule-schemas';
+
+interface ActionDoc {
+  summary: string;
+  description: string;
+  hash: string;
+  answer: 'payment' | 'status' | 'accepted' | 'schedule' | 'scheduleDeleted';
+}
+
+const SALE_HASH = 'md5(upper(strrev(payer_email) + password + strrev(first6 + last4))); with card_token: md5(upper(strrev(payer_email) + password + strrev(card_token)))';
+const TRANS_ID_HASH = 'sha1(md5(upper(trans_id + password)))';
+const ORDER_ID_HASH = 'sha1(md5(upper(order_id + password)))';
+
+/** What each action does and how it is signed (docs/reference/s2s-card.md has the whole story). */
+export const S2S_ACTION_DOCS: Readonly<Record<string, ActionDoc>> = {
+  SALE: {
+    summary: 'Pay with a card or a stored card token',
+    description: 'A sale (or, with auth=Y, an authorization to capture later). The answer is SUCCESS, DECLINED, REDIRECT (3-D Secure or another payer step) or ACCEPTED (outcome follows by callback). recurring_init=Y starts a recurring chain; schedule_id also schedules its automatic payments.',
+    hash: SALE_HASH,
+    answer: 'payment',
+  },
+  GET_TRANS_STATUS: { summary: 'Status of a payment by trans_id', description: 'Where the payment stands now.', hash: TRANS_ID_HASH, answer: 'status' },
+  GET_TRANS_STATUS_BY_ORDER: {
+    summary: 'Status of the newest payment of an order',
+    description: "Where the order's newest payment stands now.",
+    hash: ORDER_ID_HASH,
+    answer: 'status',
+  },
+  CAPTURE: { summary: 'Capture an authorization', description: 'The whole authorized amount, or less with amount.', hash: TRANS_ID_HASH, answer: 'payment' },
+  VOID: { summary: 'Void a settled payment or capture', description: 'On the day it settled.', hash: TRANS_ID_HASH, answer: 'payment' },
+  CREDITVOID: {
+    summary: 'Refund a settled payment, or release an authorization',
+    description: 'Full or partial; answered ACCEPTED, the outcome follows by callback.',
+    hash: TRANS_ID_HASH,
+    answer: 'accepted',
+  },
+  RECURRING_SALE: {
+    summary: "Charge a recurring chain's stored card again",
+    description: 'Named by the chain\'s first payment (recurring_first_trans_id) and proven by its recurring_token; the currency is the chain\'s.',
+    hash: ORDER_ID_HASH,
+    answer: 'payment',
+  },
+  RECURRING_DEBIT: { summary: 'Charge a debit chain again', description: 'As RECURRING_SALE, on a debit chain.', hash: ORDER_ID_HASH, answer: 'payment' },
+  CREATE_SCHEDULE: { summary: 'Create a schedule of automatic payments', description: 'A template chains follow once a SALE names it.', hash: 'md5(upper(strrev(password)))', answer: 'schedule' },
+  UPDATE_SCHEDULE: { summary: 'Change a schedule', description: 'Changes only the fields sent.', hash: 'sha1(md5(upper(schedule_id + password)))', answer: 'schedule' },
+  DELETE_SCHEDULE: { summary: 'Delete a schedule', description: 'Its chains end.', hash: 'sha1(md5(upper(schedule_id + password)))', answer: 'scheduleDeleted' },
+};
+
+/** Schemas of actions whose fields are read by code rather than a JSON schema. */
+const CODE_READ_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
+  CREATE_SCHEDULE: scheduleCreateSchema('form'),
+  UPDATE_SCHEDULE: scheduleUpdateSchema('form'),
+  DELETE_SCHEDULE: scheduleRefSchema,
+};
+
+const componentName = (action: string): string =>
+  `S2s${action
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Request`;
+
+/** A documented action's form schema, or an error naming what is missing (the test reports it). */
+export function s2sActionSchema(name: string, action: Pick<S2sAction, 'validate'>): Record<string, unknown> {
+  const source = action.validate.schema ?? CODE_READ_SCHEMAS[name];
+  const doc = S2S_ACTION_DOCS[name];
+  if (!source || !doc) throw new Error(`S2S action ${name} is not documented: give it a schema and an entry in S2S_ACTION_DOCS (src/api/openapi/s2s.ts)`);
+  const base = toOpenApiSchema(source);
+  const properties = base.properties as Record<string, unknown> | undefined;
+  return extendObject(base, {
+    title: name,
+    description: `${doc.summary}. ${doc.description} hash = ${doc.hash}.`,
+    properties: {
+      action: { const: name },
+      client_key: properties?.client_key ?? { type: 'string', minLength: 1, maxLength: 64 },
+      hash: properties?.hash ?? { type: 'string', minLength: 32, maxLength: 40, pattern: '^[0-9a-fA-F]+$' },
+    },
+    required: ['action', 'client_key', 'hash'],
+  });
+}
+
+const ANSWER_SCHEMAS: Readonly<Record<ActionDoc['answer'], string>> = {
+  payment: 'S2sPaymentAnswer',
+  status: 'S2sStatusAnswer',
+  accepted: 'S2sAcceptedAnswer',
+  schedule: 'ScheduleRecord',
+  scheduleDeleted: 'S2sScheduleDeleted',
+};
+
+/** Adds the `/post` operation and the components it names; the action names come from the live allowlist. */
+export function addS2s(doc: { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }, actions: Record<string, Pick<S2sAction, 'validate'>>): void {
+  const names = Object.keys(actions);
+  const mapping: Record<string, string> = {};
+  for (const name of names) {
+    doc.components.schemas[componentName(name)] = s2sActionSchema(name, actions[name]);
+    mapping[name] = `#/components/schemas/${componentName(name)}`;
+  }
+  const answers = [...new Set(names.map((name) => ANSWER_SCHEMAS[S2S_ACTION_DOCS[name]!.answer]))];
+  Object.assign(doc.components.schemas, S2S_ANSWER_COMPONENTS, { ScheduleRecord: scheduleRecordSchema });
+  const form = { oneOf: names.map((name) => ({ $ref: mapping[name] })), discriminator: { propertyName: 'action', mapping } };
+  doc.paths['/post'] = {
+    post: {
+      operationId: 's2sPost',
+      tags: ['S2S CARD'],
+      summary: 'S2S CARD: every action, chosen by the action field',
+      description: [
+        'The server-to-server form API. Bodies are application/x-www-form-urlencoded or multipart/form-data (never JSON); nested fields are named with brackets (custom_data[ref]=1).',
+        'Checks run in this order, and the first that fails answers: action (any other value: 404), key environment, merchant (client_key), IP allowlist, fields, hash, then the business rules.',
+        `Actions: ${names.map((n) => `${n} (${S2S_ACTION_DOCS[n]!.summary.toLowerCase()})`).join('; ')}.`,
+      ].join('\n\n'),
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': { schema: form, encoding: FORM_ENCODING },
+          'multipart/form-data': { schema: form, encoding: FORM_ENCODING },
+        },
+      },
+      responses: {
+        '200': { description: 'The action\'s answer', content: { 'application/json': { schema: { oneOf: answers.map((a) => ({ $ref: `#/components/schemas/${a}` })) } } } },
+        '400': { $ref: '#/components/responses/Invalid' },
+        '404': { $ref: '#/components/responses/RouteNotSupported' },
+        '429': { $ref: '#/components/responses/TooManyFailures' },
+        '503': { $ref: '#/components/responses/Unavailable' },
+      },
+    },
+  };
+}
+
+/** Nested form fields travel as `custom_data[key]=value`. */
+const FORM_ENCODING = {
+  custom_data: { style: 'deepObject', explode: true },
+  parameters: { style: 'deepObject', explode: true },
+};
+
+const transDate = { type: 'string', description: 'YYYY-MM-DD HH:MM:SS, UTC', examples: ['2026-11-22 10:00:00'] };
+const ids = { order_id: { type: 'string' }, trans_id: { type: 'string', format: 'uuid' }, trans_date: transDate };
+
+const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
+  S2sPaymentAnswer: {
+    type: 'object',
+    description: 'A SALE (or recurring charge, capture, void) answer. REDIRECT sends the payer to redirect_url with redirect_params (POST); ACCEPTED means the outcome follows by callback and status lookup.',
+    required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date'],
+    properties: {
+      action: { type: 'string' },
+      result: { type: 'string', enum: ['SUCCESS', 'DECLINED', 'REDIRECT', 'ACCEPTED'] },
+      status: { type: 'string', enum: ['SETTLED', 'PENDING', 'DECLINED', '3DS', 'REDIRECT', 'REFUND', 'REVERSAL', 'VOID', 'PREPARE'] },
+      ...ids,
+      descriptor: { type: 'string' },
+      amount: { type: 'string', description: 'Decimal text in the currency\'s exponent' },
+      currency: { type: 'string' },
+      decline_reason: { type: 'string' },
+      redirect_url: { type: 'string', format: 'uri' },
+      redirect_params: { oneOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', maxItems: 0 }] },
+      redirect_method: { type: 'string', enum: ['POST'] },
+      card_token: { type: 'string' },
+      recurring_token: { type: 'string' },
+    },
+  },
+  S2sStatusAnswer: {
+    type: 'object',
+    description: "Where the payment stands now; the merchant's Protocol Mapping may add fields.",
+    required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'amount', 'currency'],
+    properties: {
+      action: { type: 'string', enum: ['GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER'] },
+      result: { type: 'string', enum: ['SUCCESS'] },
+      status: { type: 'string' },
+      ...ids,
+      amount: { type: 'string' },
+      currency: { type: 'string' },
+      descriptor: { type: 'string' },
+      decline_reason: { type: 'string' },
+    },
+  },
+  S2sAcceptedAnswer: {
+    type: 'object',
+    required: ['action', 'result', 'trans_id'],
+    properties: { action: { type: 'string', enum: ['CREDITVOID'] }, result: { type: 'string', enum: ['ACCEPTED'] }, trans_id: { type: 'string', format: 'uuid' } },
+  },
+  S2sScheduleDeleted: {
+    type: 'object',
+    required: ['action', 'result', 'schedule_id'],
+    properties: { action: { type: 'string', enum: ['DELETE_SCHEDULE'] }, result: { type: 'string', enum: ['SUCCESS'] }, schedule_id: { type: 'string', format: 'uuid' } },
+  },
+};

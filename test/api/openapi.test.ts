@@ -1,0 +1,196 @@
+/**
+ * The OpenAPI document (GET /openapi.json) and its page (GET /docs/api): a valid OpenAPI 3.1
+ * document, every route of the app in it (or left out for a stated reason) and every path in it
+ * routed, every S2S action of the allowlist described with the schema the server validates it
+ * with, and request bodies the document accepts being the ones the server accepts.
+ */
+import { expect } from 'chai';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { routerOf } from '../../src/api/app';
+import { UNDOCUMENTED_ROUTES } from '../../src/api/openapi/document';
+import { DOCS_PAGE_CSP } from '../../src/api/openapi/routes';
+import { saleSchema } from '../../src/api/s2s/schemas';
+import { toOpenApiSchema } from '../../src/api/openapi/json-schema';
+import { integerTextPattern } from '../../src/api/openapi/schedule-schemas';
+import { parseScheduleCreate } from '../../src/api/schedule-fields';
+import { s2sActions } from '../../src/api/s2s/actions';
+import type { S2sDeps } from '../../src/api/s2s/s2s-action';
+import { createAjv } from '../../src/api/validation';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+  webhooks: Record<string, unknown>;
+};
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** `/admin/callbacks/:id` as OpenAPI writes it: `/admin/callbacks/{id}`. */
+const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
+
+describe('OpenAPI document', function () {
+  let t: TestGateway;
+  let doc: Doc;
+  before(async () => {
+    t = await startTestGateway({ kind: 'sqlite' });
+    const answer = await t.request('/openapi.json');
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    doc = answer.body as Doc;
+  });
+  after(async () => t?.stop());
+
+  it('Given /openapi.json, then it is a valid OpenAPI 3.1 document naming this gateway as its server', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+    expect(validator.version).to.equal('3.1');
+    expect((doc as unknown as { servers: { url: string }[] }).servers).to.deep.equal([{ url: t.baseUrl }]);
+  });
+
+  it('Given the app\'s router, then every route is in the document or under a prefix left out for a stated reason', () => {
+    const missing: string[] = [];
+    for (const layer of routerOf(t.gateway.app).stack) {
+      for (const method of layer.methods.map((m) => m.toLowerCase()).filter((m) => METHODS.includes(m))) {
+        const documented = doc.paths[openApiPath(layer.path)]?.[method] !== undefined;
+        const leftOut = UNDOCUMENTED_ROUTES.some((u) => layer.path.startsWith(u.prefix));
+        if (!documented && !leftOut) missing.push(`${method.toUpperCase()} ${layer.path}`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('Given the document, then every path and method in it is routed, and every left-out prefix still has routes', () => {
+    const routed = new Set(
+      routerOf(t.gateway.app).stack.flatMap((layer) => layer.methods.map((m) => `${m.toLowerCase()} ${openApiPath(layer.path)}`)),
+    );
+    const unrouted = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.includes(m))
+        .filter((m) => !routed.has(`${m} ${p}`))
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(unrouted).to.deep.equal([]);
+    const stale = UNDOCUMENTED_ROUTES.filter((u) => !routerOf(t.gateway.app).stack.some((layer) => layer.path.startsWith(u.prefix)));
+    expect(stale.map((u) => u.prefix)).to.deep.equal([]);
+  });
+
+  it('Given the /post allowlist, then the form body is a oneOf over exactly its actions, discriminated by action', () => {
+    const names = Object.keys(s2sActions({ ajv: createAjv() } as S2sDeps)).sort();
+    const post = doc.paths['/post'].post;
+    const form = post.requestBody!.content['application/x-www-form-urlencoded'].schema as {
+      oneOf: { $ref: string }[];
+      discriminator: { propertyName: string; mapping: Record<string, string> };
+    };
+    expect(form.discriminator.propertyName).to.equal('action');
+    expect(Object.keys(form.discriminator.mapping).sort()).to.deep.equal(names);
+    for (const name of names) {
+      const component = doc.components.schemas[form.discriminator.mapping[name].split('/').pop()!];
+      expect((component.properties as Record<string, unknown>).action, name).to.deep.equal({ const: name });
+      expect(component.required, name).to.include.members(['action', 'client_key', 'hash']);
+      expect(component.description, name).to.match(/hash = /);
+    }
+    expect(form.oneOf.map((r) => r.$ref).sort()).to.deep.equal(Object.values(form.discriminator.mapping).sort());
+    expect(post.requestBody!.content).to.have.keys('application/x-www-form-urlencoded', 'multipart/form-data');
+  });
+
+  it('Given the SALE schema the server validates with, then the document describes exactly its fields and requirements', () => {
+    const component = doc.components.schemas.S2sSaleRequest;
+    const server = toOpenApiSchema(saleSchema) as { properties: Record<string, unknown>; required: string[] };
+    const { action, ...documented } = component.properties as Record<string, unknown>;
+    const { action: _anyAction, ...validated } = server.properties;
+    expect(action).to.deep.equal({ const: 'SALE' });
+    expect(documented).to.deep.equal(validated);
+    expect(component.required).to.have.members([...server.required, 'action']);
+    expect((documented.term_url_3ds as { format: string }).format).to.equal('uri');
+  });
+
+  it('Given SALE bodies, then the document accepts the ones the server\'s validator accepts and refuses the others', () => {
+    const validate = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(validate);
+    const documented = validate.compile(doc.components.schemas.S2sSaleRequest);
+    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const good: Record<string, string> = {
+      action: 'SALE',
+      client_key: 'test_ck_x',
+      order_id: 'o-1',
+      order_amount: '10.50',
+      order_currency: 'USD',
+      order_description: 'Books',
+      card_number: '4111111111111111',
+      payer_first_name: 'John',
+      payer_last_name: 'Doe',
+      payer_ip: '203.0.113.10',
+      term_url_3ds: 'https://shop.example/return',
+      hash: 'a'.repeat(32),
+    };
+    const cases: Record<string, string | undefined>[] = [
+      good,
+      { ...good, order_amount: '10,50' },
+      { ...good, order_currency: 'usd' },
+      { ...good, payer_ip: 'localhost' },
+      { ...good, term_url_3ds: 'not a url' },
+      { ...good, order_id: undefined },
+      { ...good, hash: 'zz' },
+    ];
+    for (const body of cases) {
+      const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+      expect(documented(clean), JSON.stringify(clean)).to.equal(server(clean).length === 0);
+    }
+  });
+
+  it('Given schedule fields read by code, then the document\'s schedule schema agrees with that code on what it accepts', () => {
+    const validate = new Ajv2020({ strict: false });
+    addFormats(validate);
+    const documented = validate.compile(doc.components.schemas.S2sCreateScheduleRequest);
+    const base = { action: 'CREATE_SCHEDULE', client_key: 'k', hash: 'a'.repeat(32), name: 'Monthly', interval_length: '1', interval_unit: 'month', payments_count: '12' };
+    const cases = [
+      base,
+      { ...base, interval_length: '365', interval_unit: 'day' },
+      { ...base, interval_length: '007' },
+      { ...base, interval_unit: 'fortnight' },
+      { ...base, interval_length: '0' },
+      { ...base, interval_length: '366' },
+      { ...base, payments_count: '1001' },
+      { ...base, name: '' },
+      { ...base, delayed_first_payment: 'to_day_of_month', first_payment_day_of_month: '15' },
+      { ...base, delayed_first_payment: 'someday' },
+    ];
+    for (const body of cases) {
+      const accepted = parseScheduleCreate(body, 'form').ok;
+      expect(documented(body), JSON.stringify(body)).to.equal(accepted);
+    }
+  });
+
+  it('Given integer ranges written as text patterns, then each matches exactly the numbers of its range', () => {
+    for (const [min, max] of [[1, 7], [1, 31], [1, 365], [1, 1000], [0, 9], [5, 123]]) {
+      const pattern = new RegExp(integerTextPattern(min, max));
+      const wrong = Array.from({ length: 2001 }, (_, n) => n).filter((n) => pattern.test(String(n)) !== (n >= min && n <= max));
+      expect(wrong, `${min}..${max}`).to.deep.equal([]);
+    }
+  });
+
+  it('Given callbacks, then the document describes them as webhooks with their signature headers', () => {
+    expect(doc.webhooks).to.have.keys('s2sCardCallback', 'checkoutCallback');
+    const s2s = (doc.webhooks.s2sCardCallback as { post: { parameters: { name: string }[] } }).post;
+    expect(s2s.parameters.map((p) => p.name)).to.include.members(['X-Signature', 'X-Delivery-Id', 'X-Delivery-Attempt']);
+  });
+
+  it('Given /docs/api, then the reference page loads swagger-ui from the gateway itself under a CSP without inline script', async () => {
+    const page = await t.request('/docs/api');
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-security-policy')).to.equal(DOCS_PAGE_CSP);
+    expect(DOCS_PAGE_CSP).to.include("script-src 'self'").and.not.include('unsafe-eval');
+    expect(page.text).not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+    for (const src of page.text.matchAll(/(?:src|href)="(\/docs\/api\/assets\/[^"]+)"/g)) {
+      const asset = await t.request(src[1]);
+      expect(asset.status, src[1]).to.equal(200);
+    }
+    expect((await t.request('/docs/api/assets/package.json')).status).to.equal(404);
+  });
+});
