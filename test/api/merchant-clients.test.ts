@@ -231,6 +231,36 @@ forEachStore('Merchant clients of the protocol family', (h) => {
       await receiver.stop();
     });
 
+    it('a card settled in another currency (sandbox 09/2038): S2S callback and status carry exchange_* and extended_data', async () => {
+      const sale = await h().sale(notified, { card_exp_month: '09', card_exp_year: '2038', order_amount: '10.50', order_currency: 'USD' });
+      expect(sale.body).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+
+      const [callback] = await callbacksOf(h(), receiver, sale.body.trans_id);
+      expect(callback).to.include({ exchange_rate: '0.9', exchange_rate_base: 'USD', exchange_currency: 'EUR', exchange_amount: '9.45', 'extended_data[fx_provider]': 'SANDBOX-FX' });
+      const status = await h().status(notified, sale.body.trans_id);
+      expect(status.body).to.include({ exchange_rate: '0.9', exchange_rate_base: 'USD', exchange_currency: 'EUR', exchange_amount: '9.45' });
+      expect(status.body.extended_data).to.include({ fx_provider: 'SANDBOX-FX' });
+
+      const plain = await h().sale(notified);
+      const [plainCallback] = await callbacksOf(h(), receiver, plain.body.trans_id);
+      expect(Object.keys(plainCallback).filter((k) => k.startsWith('exchange_') || k.startsWith('extended_data'))).to.deep.equal([]);
+    });
+
+    it('a Checkout payment settled in another currency: its callback and status carry them too', async () => {
+      const { sessionId } = await createSession(h(), notified, { order: { amount: '1000', currency: 'JPY' } });
+      const outcome = await h().gateway.checkout.pay(
+        sessionId,
+        { card: { number: '4111111111111111', expMonth: '09', expYear: '2038', cvv: '123', holder: 'John Doe' }, payerIp: PAYER_IP },
+        'test',
+      );
+      const payment = (outcome as { payment: { paymentId: string } }).payment;
+
+      const [callback] = await callbacksOf(h(), receiver, payment.paymentId);
+      expect(callback).to.include({ order_status: 'settled', exchange_rate: '0.9', exchange_rate_base: 'JPY', exchange_currency: 'EUR', exchange_amount: '900.00' });
+      const status = await operation(h(), notified, 'status', { payment_id: payment.paymentId }, ['payment_id']);
+      expect(status.body).to.include({ exchange_currency: 'EUR', exchange_amount: '900.00', exchange_rate: '0.9', exchange_rate_base: 'JPY' });
+    });
+
     it('voiding a Checkout authorization answers status void and calls back type=void, order_status=void', async () => {
       const { payment } = await checkoutPayment(h(), notified, { auth: true });
 

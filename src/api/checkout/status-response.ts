@@ -5,6 +5,7 @@
  * What it says about a recurring chain is what the payment's callbacks say (recurringFields).
  */
 import { checkoutCardToken, checkoutCustomerOf } from '../../domain/callback/checkout-callback-content';
+import { conversionStatusFields } from '../../domain/callback/conversion-fields';
 import { formDate } from '../../domain/callback/form-fields';
 import { cardExpirationDate, protocolMappingFields } from '../../domain/callback/protocol-mapping-fields';
 import { recurringFields } from '../../domain/callback/recurring-fields';
@@ -46,6 +47,7 @@ export function checkoutPaymentStatus(p: ExistingPayment, mapping: ProtocolMappi
   if (Object.keys(customer).length) body.customer = customer;
   for (const [name, value] of recurringFields(p, 'checkout')) body[name] = value;
   if (p.customData) body.custom_data = p.customData;
+  Object.assign(body, conversionStatusFields(p));
   for (const [name, value] of protocolMappingFields(p, mapping, 'status')) body[name] = value;
   return body;
 }

@@ -3,6 +3,7 @@ import type { ExistingPayment } from '../../domain/payment/state';
 import { noProtocolMapping, type ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import { protocolMappingFields, type ProtocolMappingSource } from '../../domain/callback/protocol-mapping-fields';
 import { isChainCharge, recurringFields } from '../../domain/callback/recurring-fields';
+import { conversionStatusFields } from '../../domain/callback/conversion-fields';
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function transDate(iso: string): string {
@@ -31,6 +32,8 @@ export interface PaymentView {
   recurring: [string, string][];
   /** What the merchant's Protocol Mapping may add to a status response. */
   mappingSource: ProtocolMappingSource;
+  /** `exchange_*` and `extended_data` of a payment settled in another currency (conversion-fields.ts). */
+  conversion?: Record<string, unknown>;
 }
 
 export function viewOf(p: ExistingPayment): PaymentView {
@@ -51,6 +54,7 @@ export function viewOf(p: ExistingPayment): PaymentView {
     cardToken: isChainCharge(p) ? null : (p.card?.token ?? null),
     payerAction: p.payerAction,
     recurring: recurringFields(p, 's2s'),
+    ...(p.conversion ? { conversion: conversionStatusFields(p) } : {}),
     mappingSource: {
       card: p.card,
       method: p.method,
@@ -131,6 +135,7 @@ export function statusResponse(action: string, p: PaymentView, mapping: Protocol
   }
   // The chain's fields come before the mapping's, as in callbacks.
   for (const [name, value] of p.recurring) body[name] = value;
+  if (p.conversion) Object.assign(body, p.conversion);
   for (const [name, value] of protocolMappingFields(p.mappingSource, mapping, 'status')) body[name] = value;
   return body;
 }

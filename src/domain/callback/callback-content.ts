@@ -36,6 +36,7 @@ import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { s2sCardPaymentHash } from '../signatures';
 import { apmCallbackFieldsFor } from './apm-callback-content';
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
+import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
 import { isChainCharge, recurringFields } from './recurring-fields';
@@ -165,6 +166,7 @@ export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, c
   if (after.card) fields.push(['card', after.card.mask], ['card_expiration_date', cardExpirationDate(after.card)]);
   if (after.payer.ip) fields.push(['customer_ip', after.payer.ip]);
   if (after.customData) flattenField('custom_data', after.customData, fields);
+  fields.push(...conversionCallbackFields(after));
   fields.push(...recurringFields(after, 's2s'));
   fields.push(...protocolMappingFields(after, ctx.protocolMapping, 'callback'));
   fields.push(['hash', s2sCardHashOf(after, ctx.password)]);

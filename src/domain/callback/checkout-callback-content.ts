@@ -37,6 +37,7 @@ import {
   type CheckoutCallbackType,
   type CheckoutCustomer,
 } from './checkout-callback';
+import { conversionCallbackFields } from './conversion-fields';
 import type { FormFields } from './form-fields';
 import { protocolMappingFields } from './protocol-mapping-fields';
 import { recurringFields } from './recurring-fields';
@@ -147,6 +148,7 @@ export function checkoutCallbackFieldsFor(
       date: outcome.at,
       ...chainInputOf(recurringFields(after, 'checkout')),
       customData: after.customData,
+      conversionFields: conversionCallbackFields(after),
       protocolMappingFields: protocolMappingFields(after, ctx.protocolMapping, 'callback'),
     },
     ctx.password,

@@ -76,6 +76,8 @@ export interface CheckoutCallbackInput {
   firstRecurringDate?: string;
   /** Of the latest request that carried it (a recurring request's own, not the initial payment's). */
   customData?: Record<string, unknown> | null;
+  /** `exchange_*` and `extended_data[...]` of a payment the connector settled in another currency (conversion-fields.ts). */
+  conversionFields?: FormFields;
   /** Protocol Mapping fields, as protocolMappingFields(..., 'callback') gives them. */
   protocolMappingFields?: FormFields;
 }
@@ -147,6 +149,7 @@ export function checkoutCallbackFields(input: CheckoutCallbackInput, password: s
     if (value) fields.push([name, value]);
   }
   if (input.customData) flattenField('custom_data', input.customData, fields);
+  if (input.conversionFields) fields.push(...input.conversionFields);
   if (input.protocolMappingFields) fields.push(...input.protocolMappingFields);
   fields.push([
     'hash',

@@ -22,6 +22,7 @@ import type { PaymentKind } from '../../../domain/payment/events';
 import {
   SANDBOX_DECLINE_REASONS,
   SANDBOX_DEFAULT_DESCRIPTOR,
+  sandboxConversion,
   sandboxDeclinesStoredCharge,
   sandboxSupportsRecurring,
   scenarioOf,
@@ -110,6 +111,15 @@ export class SandboxConnector implements Connector {
     };
   }
 
+  /** The 09/2038 card: settled in another currency at the sandbox's fixed rate (scenarios.ts). */
+  private converted(request: PaymentRequest, reference: string): ConnectorOutcome & { outcome: 'success' } {
+    return {
+      ...this.success(request.kind, reference),
+      conversion: sandboxConversion(request.amount, request.currency),
+      extendedData: { fx_provider: 'SANDBOX-FX', fx_rate_date: this.now().toISOString().slice(0, 10) },
+    };
+  }
+
   private declined(reason: string, reference?: string): ConnectorOutcome {
     return { outcome: 'declined', reason, ...(reference ? { reference } : {}) };
   }
@@ -127,6 +137,8 @@ export class SandboxConnector implements Connector {
       case '3ds_declined':
       case 'redirect_declined':
         return this.respond(this.declined(SANDBOX_DECLINE_REASONS.issuer, reference));
+      case 'converted':
+        return this.respond(this.converted(request, reference));
       default:
         return this.respond(this.success('credit', reference));
     }
@@ -173,6 +185,8 @@ export class SandboxConnector implements Connector {
       case 'success':
       case 'capture_declined':
         return this.respond(this.withReference(this.success(request.kind, reference), cof));
+      case 'converted':
+        return this.respond(this.withReference(this.converted(request, reference), cof));
     }
   }
 

@@ -1,3 +1,6 @@
+import { currencyExponent } from '../../../domain/money';
+import type { CurrencyConversion } from '../../../domain/payment/events';
+
 /**
  * What the built-in sandbox acquirer decides, by the card's expiry date (the sandbox card table of
  * docs/reference/sandbox.md), so merchants can script every path without a real issuer.
@@ -9,7 +12,8 @@ export type Scenario =
   | '3ds_success'
   | '3ds_declined'
   | 'redirect_success'
-  | 'redirect_declined';
+  | 'redirect_declined'
+  | 'converted';
 
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   '01/2038': 'success',
@@ -19,6 +23,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   '06/2038': '3ds_declined',
   '12/2038': 'redirect_success',
   '12/2039': 'redirect_declined',
+  '09/2038': 'converted',
 };
 
 export const SANDBOX_DEFAULT_DESCRIPTOR = 'SANDBOX*GATEWAY';
@@ -34,6 +39,26 @@ export const SANDBOX_DECLINE_REASONS = {
   notRecurring: 'Card is not enabled for recurring payments',
   insufficientFunds: 'Insufficient funds',
 } as const;
+
+/**
+ * The 09/2038 card settles, but in another currency than the payment's, at a fixed rate: into EUR at
+ * 0.9 per unit of the payment's currency (into USD at 1.1 when the payment is in EUR), rounded half
+ * up to the target currency's minor unit. Merchants can test the `exchange_*` callback fields with it.
+ */
+export const SANDBOX_CONVERSION = { currency: 'EUR', rate: '0.9', fromEur: { currency: 'USD', rate: '1.1' } } as const;
+
+/** What the 09/2038 card's settlement converts `amount` (minor units of `currency`) to. */
+export function sandboxConversion(amount: number, currency: string): CurrencyConversion {
+  const to = currency === 'EUR' ? SANDBOX_CONVERSION.fromEur : SANDBOX_CONVERSION;
+  const [whole, fraction = ''] = to.rate.split('.');
+  const rateNumerator = BigInt(whole + fraction);
+  const rateDenominator = 10n ** BigInt(fraction.length);
+  const numerator = BigInt(amount) * rateNumerator * 10n ** BigInt(currencyExponent(to.currency) ?? 2);
+  const denominator = rateDenominator * 10n ** BigInt(currencyExponent(currency) ?? 2);
+  // Half up: amounts are never negative.
+  const converted = (2n * numerator + denominator) / (2n * denominator);
+  return { currency: to.currency, amount: Number(converted), rate: to.rate, rateBase: currency };
+}
 
 export function expiryKey(card: { expMonth: string; expYear: string }): string {
   return `${card.expMonth.padStart(2, '0')}/${card.expYear}`;
