@@ -54,7 +54,7 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 
 export interface StartOptions {
   name: string;
-  /** Script path relative to the repository root, run as `node --import tsx <script>`. */
+  /** Script path relative to the repository root: `node --import tsx <script>` for .ts, `node <script>` for compiled .js. */
   script: string;
   env: NodeJS.ProcessEnv;
   port: number;
@@ -70,7 +70,9 @@ export interface StartOptions {
  */
 export async function startServer(options: StartOptions): Promise<ServerChild> {
   const host = options.host ?? '127.0.0.1';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  // Compiled JavaScript (dist/, what npm start runs) needs no TypeScript loader.
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
     cwd: REPO_ROOT,
     env: { ...options.env, PORT: String(options.port), HOST: host },
     stdio: ['ignore', 'pipe', 'pipe'],

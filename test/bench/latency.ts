@@ -1,0 +1,59 @@
+/**
+ * The latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each request's
+ * scheduled instant, see open-loop.ts) at fixed rates against the gateway as `npm start` runs it
+ * (compiled JavaScript, role all, embedded SQLite, fresh data directory).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { BenchFailure, REPO_ROOT, freePort, makeTempDir, removeTempDir, startServer, stopServer, type ServerChild } from './children';
+import { saleBodyFactory } from './load';
+import { runOpenLoop, type OpenLoopSummary } from './open-loop';
+
+export interface LatencyResult {
+  rate: number;
+  summary: OpenLoopSummary;
+}
+
+/** Compiles dist/ the way `npm start` does, so the gateway child runs what production runs. */
+export function buildDist(): void {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'src/cli/launch.cjs'), 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new BenchFailure(`building dist/ failed: ${r.stderr || r.stdout}`);
+}
+
+export async function benchLatency(options: { rates: number[]; durationS: number; warmupS: number; env?: NodeJS.ProcessEnv; log: (line: string) => void }): Promise<LatencyResult[]> {
+  buildDist();
+  const dataDir = makeTempDir('gateway-latency-');
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' };
+  for (const name of ['EVENT_STORE', 'DATABASE_URL', 'ESDB_URL', 'PUBLIC_BASE_URL']) if (!options.env?.[name]) delete env[name];
+  let server: ServerChild | null = null;
+  try {
+    server = await startServer({ name: 'gateway', script: 'dist/src/main.js', env, port: await freePort() });
+    const merchant = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as { client_key: string; password: string };
+    const bodies = saleBodyFactory({ clientKey: merchant.client_key, password: merchant.password }, `lat${Date.now().toString(36)}`);
+    const url = `${server.baseUrl}/post`;
+    const results: LatencyResult[] = [];
+    for (const rate of options.rates) {
+      await runOpenLoop({ url, rate, durationS: options.warmupS, nextBody: bodies.next });
+      const summary = await runOpenLoop({ url, rate, durationS: options.durationS, nextBody: bodies.next });
+      const l = summary.latencyMs;
+      options.log(
+        `  ${rate}/s for ${options.durationS} s: p50 ${l.p50} ms, p99 ${l.p99} ms, p99.9 ${l.p999} ms, max ${l.max} ms; ` +
+          `${summary.completed}/${summary.sent} ok, ${summary.errors} errors, sender lag p99 ${summary.senderLagP99Ms} ms`,
+      );
+      results.push({ rate, summary });
+    }
+    return results;
+  } finally {
+    if (server) await stopServer(server);
+    removeTempDir(dataDir);
+  }
+}
+
+if (require.main === module) {
+  const rates = (process.env.BENCH_RATES ?? '300,1000').split(',').map(Number);
+  benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: 3, log: (line) => console.log(line) }).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
