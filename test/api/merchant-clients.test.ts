@@ -5,6 +5,14 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { PaymentRequest } from '../../src/application/ports/connector';
+import { SandboxConnector } from '../../src/adapters/connectors/sandbox';
+import { connectorRegistry } from '../../src/adapters/connectors/registry';
+import { PaymentService } from '../../src/application/payments';
+import type { PaymentDeps } from '../../src/application/payments/deps';
+import { CheckoutService, type CheckoutServiceDeps } from '../../src/application/checkout/checkout-service';
+import { paymentHistory } from '../../src/application/payment-history';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { createSession, operationHash, postJson, sessionBody } from '../support/checkout-client';
 import { PAYER_IP, checkoutPayment, storedCardToken } from '../support/checkout-payments';
@@ -133,6 +141,56 @@ forEachStore('Merchant clients of the protocol family', (h) => {
     it('without either the payer is redirected to term_url_3ds as before', async () => {
       const { back } = await throughAcs(merchant, {});
       expect(back.status).to.equal(303);
+    });
+  });
+
+  describe('Checkout parameters: the card catalogue', () => {
+    it('refuses a session whose card parameters do not fit, naming each field by its path', async () => {
+      const res = await postJson(
+        h(),
+        '/api/v1/session',
+        sessionBody(merchant, { parameters: { card: { descriptor: 'A descriptor that is too long', cart: { items: [{ quantity: 'two' }] } }, 'sb-bank': { anything: 1 } } }),
+      );
+      expectFieldError(res, 'parameters.card.descriptor: This value is too long. It should have 20 characters or less.');
+      expectFieldError(res, 'parameters.card.cart.items[0].quantity: This value should be a number of at most 5 digits.');
+      expect(res.body.errors).to.have.length(2);
+    });
+
+    it('stores them with the payment, shows them in history, and the payment is known by their descriptor', async () => {
+      const parameters = { card: { descriptor: 'TEA*ROOMS', shipping: { city: 'London', country: 'GB' } } };
+      const { payment } = await checkoutPayment(h(), merchant, { parameters });
+
+      const [initiated] = await h().paymentEvents(payment.paymentId);
+      expect(initiated.data.parameters).to.deep.equal(parameters);
+      const history = await paymentHistory(h().gateway.store, payment.paymentId);
+      expect(history!.state!.parameters).to.deep.equal(parameters);
+      expect(history!.state!.descriptor).to.equal('TEA*ROOMS');
+      expect((await h().status(merchant, payment.paymentId)).body.descriptor).to.equal('TEA*ROOMS');
+    });
+
+    it('hands them to the connector with the payment', async () => {
+      const seen: PaymentRequest[] = [];
+      class Recording extends SandboxConnector {
+        override authorize(request: PaymentRequest) {
+          seen.push(request);
+          return super.authorize(request);
+        }
+      }
+      const live = h().gateway as unknown as { payments: { deps: PaymentDeps }; checkout: { deps: CheckoutServiceDeps } };
+      const recording = new Recording({ secret: randomBytes(32), simulatorBaseUrl: h().baseUrl });
+      const payments = new PaymentService({ ...live.payments.deps, connectors: connectorRegistry([recording]) });
+      const checkout = new CheckoutService({ ...live.checkout.deps, payments });
+      const parameters = { card: { descriptor: 'TEA*ROOMS', cart: { items: [{ name: 'Tea', quantity: '2' }] } } };
+      const { sessionId } = await createSession(h(), merchant, { parameters });
+
+      await checkout.pay(sessionId, { card: { number: '4111111111111111', expMonth: '01', expYear: '2038', cvv: '123', holder: 'J D' }, payerIp: PAYER_IP }, 'test');
+
+      expect(seen.map((r) => r.parameters)).to.deep.equal([parameters]);
+    });
+
+    it('hosted payment fields sessions are held to the same catalogue', async () => {
+      const res = await postJson(h(), '/api/v1/session/token', sessionBody(merchant, { return_url: 'https://shop.example/return', parameters: { card: { shipping_country: 'GBR' } } }));
+      expectFieldError(res, 'parameters.card.shipping_country: This value should be exactly 3 digits.');
     });
   });
 

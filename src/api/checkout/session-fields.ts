@@ -6,6 +6,7 @@ import type { NewSession } from '../../application/checkout/checkout-service';
 import type { LinkTarget, SessionAddress, SessionCustomer, SessionPayee, SessionSchedule } from '../../domain/checkout/session-events';
 import { isCurrency, parseAmount } from '../../domain/money';
 import { isCalendarDate } from '../../domain/schedule/due-dates';
+import { cardParameterProblems } from '../../domain/checkout/card-parameters';
 import type { CheckoutOperation } from '../../domain/payment/events';
 import { errors, type FieldError } from '../errors';
 import type { JsonBody } from './merchant-request';
@@ -112,6 +113,8 @@ export function checkSessionFields(body: JsonBody, today: string): CheckedOrder 
     problems.push(errors.field('recurring_init', 'This value should be true when schedule_id, schedule_start_date or payment_schedule_amount is sent.'));
   }
   problems.push(...scheduleFieldProblems(body, today));
+  // The `card` key against the spec's catalogue; other method ids' sets are their methods' own.
+  for (const p of cardParameterProblems(b.parameters, operation)) problems.push(errors.field(p.field, p.message));
   if (b.payment_schedule_amount !== undefined && isCurrency(order.currency)) {
     scheduleAmountOf(b.payment_schedule_amount, order.currency, problems);
   }
