@@ -17,7 +17,7 @@ import { CallbackReceiver } from '../support/callback-receiver';
 import { createSession, operationHash, postJson, sessionBody } from '../support/checkout-client';
 import { PAYER_IP, checkoutPayment, storedCardToken } from '../support/checkout-payments';
 import { expectError, expectFieldError } from '../support/api-errors';
-import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { forEachStore, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { checkoutHash } from '../../src/domain/signatures';
 
 /** A signed Checkout operation (`/api/v1/payment/<path>`); `hashed` names the hash input fields in order. */
@@ -272,6 +272,52 @@ forEachStore('Merchant clients of the protocol family', (h) => {
 
       expectError(await refund(only, payment.paymentId, '1.00'), 210002, 'Refund via API is not supported. Only from the connector admin portal.');
       expect(await h().paymentEventTypes(payment.paymentId)).to.deep.equal(['PaymentInitiated', 'PaymentSettled']);
+    });
+  });
+
+  describe('POST /api/v1/payment/retry', () => {
+    const retry = (m: TestMerchant, paymentId: string) => operation(h(), m, 'retry', { payment_id: paymentId }, ['payment_id']);
+
+    it('retries a declined payment whose card was stored: accepted, as the session\'s next attempt, charged without the payer', async () => {
+      const { payment, body } = await checkoutPayment(h(), merchant, { operation: 'debit' }, '02');
+      expect(payment.phase).to.equal('declined');
+
+      const res = await retry(merchant, payment.paymentId);
+
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body).to.deep.equal({ payment_id: payment.paymentId, result: 'accepted' });
+      const byOrder = await operation(h(), merchant, 'status', { order_id: body.order.number, size: 2 }, ['order_id']);
+      expect(byOrder.body.map((p: { status: string }) => p.status)).to.deep.equal(['settled', 'decline']);
+      const retried = await h().gateway.payments.current(byOrder.body[0].payment_id);
+      expect(retried).to.deep.include({ payerPresent: false, cardSource: 'card_token' });
+      expect(retried.checkout).to.include({ attempt: 2 });
+      expectError(await retry(merchant, payment.paymentId), 100000, 'Payment cannot be retried: its order has already been paid.');
+    });
+
+    it('refuses an unknown payment (101000), one that did not decline, and one whose card was not stored', async () => {
+      expectError(await retry(merchant, randomUUID()), 101000, 'Payment does not exist.');
+      const other = await h().createMerchant();
+      const { payment: theirs } = await checkoutPayment(h(), other, { operation: 'debit' }, '02');
+      expectError(await retry(merchant, theirs.paymentId), 101000, 'Payment does not exist.');
+
+      const { payment: settled } = await checkoutPayment(h(), merchant);
+      expectError(await retry(merchant, settled.paymentId), 100000, 'Payment cannot be retried: it was not declined.');
+      const { payment: unstored } = await checkoutPayment(h(), merchant, {}, '02');
+      expectError(
+        await retry(merchant, unstored.paymentId),
+        100000,
+        'Payment cannot be retried: its card was not stored (a debit, or a session with req_token or recurring_init, stores it).',
+      );
+    });
+
+    it('refuses once the session is over, and an S2S payment, and a wrong hash', async () => {
+      const { payment } = await checkoutPayment(h(), merchant, { operation: 'debit', session_expiry: 1 }, '02');
+      (h().clock as TestClock).advance(61_000);
+      expectError(await retry(merchant, payment.paymentId), 100000, 'Payment cannot be retried: its session has expired.');
+
+      const sale = await h().sale(merchant, { card_exp_month: '02' });
+      expectError(await retry(merchant, sale.body.trans_id), 100000, 'Payment cannot be retried: it was not made in a Checkout session.');
+      expectError(await operation(h(), merchant, 'retry', { payment_id: payment.paymentId }, []), 100000, 'Hash is not valid');
     });
   });
 

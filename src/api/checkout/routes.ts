@@ -13,6 +13,7 @@ import { capturePayment, paymentStatus, refundPayment, voidPayment } from './pay
 import { cardCreditSchema, captureSchema, refundSchema, sessionSchema, sessionTokenSchema, statusSchema, voidSchema } from './schemas';
 import { createCardCredit, createSession, nestedOrderErrors } from './session-requests';
 import { registerRecurringRoute } from './recurring-route';
+import { registerRetryRoute } from './retry-route';
 import { registerScheduleRoutes } from './schedule-routes';
 import { countingHashFailures, merchantSubject } from '../auth-throttle';
 
@@ -50,5 +51,6 @@ export function registerCheckoutApiRoutes(router: Router, deps: CheckoutApiDeps)
     { lenient: true },
   );
   registerRecurringRoute(route, deps);
+  registerRetryRoute(route, deps);
   registerScheduleRoutes(route, deps);
 }

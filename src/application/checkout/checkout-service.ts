@@ -14,6 +14,7 @@ import { returnParameters, withQueryParameters } from '../../domain/callback/ret
 import type { FormFields } from '../../domain/callback/form-fields';
 import { ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
 import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, sessionPaymentKind } from '../../domain/checkout/session-decide';
+import { retryRefusal, type RetryRefusal } from '../../domain/checkout/retry';
 import { storesCard } from '../../domain/payment/policy';
 import {
   CHECKOUT_SESSION_EVENT_SCHEMA_VERSION,
@@ -306,6 +307,37 @@ export class CheckoutService {
     return this.destination(session, await this.latestPayment(session), await this.merchant(session.merchantId));
   }
 
+  /**
+   * `POST /api/v1/payment/retry`: a declined attempt's card, stored when it was made, is charged
+   * again without the payer, as the session's next attempt (retry.ts says when it may be). Null for
+   * a payment that is not this merchant's (or none at all).
+   */
+  async retry(merchantId: string, paymentId: string, correlationId: string): Promise<{ refusal: RetryRefusal | null } | null> {
+    let payment: ExistingPayment;
+    try {
+      payment = await this.deps.payments.current(paymentId);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'payment_not_found') return null;
+      throw error;
+    }
+    if (payment.merchantId !== merchantId) return null;
+    const loaded = payment.checkout ? await loadState(this.deps.store, checkoutSessionStreamId(payment.checkout.sessionId), sessionDecider) : null;
+    const session = loaded?.state.exists ? loaded.state : null;
+    const latest = session ? await this.latestPayment(session) : null;
+    const refusal = retryRefusal(payment, session, latest?.phase ?? null, this.now());
+    if (refusal || !session) return { refusal };
+    const card: SaleCard = { kind: 'token', token: payment.card!.token! };
+    const outcome = await this.attempt(session, loaded!.version, card, payment.payer, correlationId, undefined, false);
+    // No new attempt (the session changed since it was read, e.g. the payer paid meanwhile): say why.
+    const started = outcome.kind === 'done' && outcome.payment && !session.attempts.includes(outcome.payment.paymentId);
+    if (!started) {
+      const current = (await this.session(session.sessionId)) ?? session;
+      const refusal = retryRefusal(payment, current, (await this.latestPayment(current))?.phase ?? null, this.now());
+      return { refusal: refusal ?? retryRefusal(payment, current, 'initiated', this.now()) };
+    }
+    return { refusal: null };
+  }
+
   /** Where the payer goes once the ACS or redirect page decided a Checkout payment. */
   async afterPayerAction(payment: ExistingPayment): Promise<PayerDestination> {
     const session = payment.checkout ? await this.session(payment.checkout.sessionId) : null;
@@ -384,6 +416,8 @@ export class CheckoutService {
     payer: PayerSnapshot,
     correlationId: string,
     browser?: BrowserAttributes,
+    /** False for the merchant's retry: the stored card is charged without the payer. */
+    payerPresent = true,
   ): Promise<PayOutcome> {
     const merchant = await this.merchant(session.merchantId);
     const latest = await this.latestPayment(session);
@@ -427,6 +461,7 @@ export class CheckoutService {
           storeCard: storesCard({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit }),
           correlationId,
           ...(browser ? { browser } : {}),
+          ...(payerPresent ? {} : { payerPresent: false }),
           checkout: {
             sessionId: session.sessionId,
             operation: session.operation,
