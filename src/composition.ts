@@ -28,6 +28,13 @@ import { MeasuredEventStore } from './adapters/metrics/measured-event-store';
 import { measuredConnector } from './adapters/metrics/measured-connector';
 import { registerMetricsRoute } from './api/metrics/metrics-route';
 import { registerFrontDoor } from './api/front-door';
+import { registerDashboardRoutes } from './api/dashboard/routes';
+import { VerifyJob } from './application/audit/verify-job';
+import { LatestCheckpoint } from './application/audit/latest-checkpoint';
+import { requestRedelivery } from './application/callbacks/redelivery';
+import { paymentHistory } from './application/payment-history';
+import { chainReport } from './application/schedules/chain-report';
+import { paymentStreamId } from './domain/payment/events';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
@@ -340,6 +347,37 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
   ];
 
+  const latestCheckpoint = new LatestCheckpoint(rawStore);
+  const dashboardDeps = {
+    environment: config.environment,
+    adminToken,
+    // Derived like the other secrets, so every API process opens every other's sessions.
+    sessionKey: createHmac('sha256', key).update('dashboard-sessions').digest(),
+    publicBaseUrl: config.publicBaseUrl,
+    throttle: authThrottle,
+    // Real time: moving the sandbox's clock must not end or extend a session.
+    now: () => (options.clock ?? systemClock).now().getTime(),
+    businessNow: () => clock.now(),
+    payments: readModels.payments,
+    history: (paymentId: string) => paymentHistory(store, paymentId),
+    storedEvents: (paymentId: string) => rawStore.readStream(paymentStreamId(paymentId)),
+    callbacks: callbackOverview,
+    callbackBlockPolicy: config.callbacks.blockPolicy,
+    redeliver: (deliveryId: string, requestedBy: string) => requestRedelivery({ store, clock, notifier }, deliveryId, requestedBy),
+    merchants,
+    connectorNames: connectors.all().map((c) => c.name),
+    ledger: ledgerReports,
+    chains: readModels.schedules,
+    chainReport: (chainId: string) => chainReport(store, chainId),
+    health: {
+      head: () => rawStore.headPosition(),
+      checkpoints: () => readModels.checkpoints(),
+      blockedUrls: () => notifier.blockedUrls(),
+      lastAuditCheckpoint: () => latestCheckpoint.read(),
+    },
+    audit: new VerifyJob({ store: rawStore, allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
+    catchUp: () => readModels.catchUpToHead(2000),
+  };
   const s2sDeps = (ajv: Ajv): S2sDeps => ({
     merchants,
     payments,
@@ -402,6 +440,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
+      (router) => registerDashboardRoutes(router, dashboardDeps),
     ],
   });
 

@@ -139,11 +139,13 @@ export class LedgerQueries implements LedgerReadModel {
 }
 
 /** The analyst views (migrations.ts, docs/ledger.md) read for charts, and a payment's postings. */
-export class LedgerReportQueries implements LedgerReports {
-  constructor(private readonly db: Kysely<LedgerTables>) {}
+export class LedgerReportQueries extends LedgerQueries implements LedgerReports {
+  constructor(private readonly reportDb: Kysely<LedgerTables>) {
+    super(reportDb);
+  }
 
   async dailyVolume(filter: ReportFilter): Promise<DailyVolume[]> {
-    let query = this.db
+    let query = this.reportDb
       .selectFrom('v_daily_volume')
       .select(['merchant_id', 'currency', 'day', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount', 'void_count', 'voided_amount', 'net_amount']);
     if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
@@ -166,7 +168,7 @@ export class LedgerReportQueries implements LedgerReports {
   }
 
   async dailyApprovalRates(filter: ReportFilter): Promise<DailyApprovalRate[]> {
-    let query = this.db.selectFrom('v_approval_rate_daily').select(['merchant_id', 'currency', 'day', 'approved_count', 'declined_count']);
+    let query = this.reportDb.selectFrom('v_approval_rate_daily').select(['merchant_id', 'currency', 'day', 'approved_count', 'declined_count']);
     if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
     if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
     if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
@@ -182,7 +184,7 @@ export class LedgerReportQueries implements LedgerReports {
   }
 
   async refundRates(filter: Omit<ReportFilter, 'fromDay' | 'toDay'>): Promise<RefundRate[]> {
-    let query = this.db
+    let query = this.reportDb
       .selectFrom('v_refund_rate')
       .select(['merchant_id', 'currency', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount']);
     if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
@@ -199,7 +201,7 @@ export class LedgerReportQueries implements LedgerReports {
   }
 
   async postingsOfPayment(paymentId: string): Promise<PaymentPosting[]> {
-    const { postings } = await paymentLedger(this.db, paymentId);
+    const { postings } = await paymentLedger(this.reportDb, paymentId);
     return postings.map((p) => ({
       postingSetId: p.postingSetId,
       line: p.line,

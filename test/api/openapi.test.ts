@@ -57,9 +57,9 @@ describe('OpenAPI document', function () {
     const missing: string[] = [];
     for (const layer of routerOf(t.gateway.app).stack) {
       for (const method of layer.methods.map((m) => m.toLowerCase()).filter((m) => METHODS.includes(m))) {
-        const documented = doc.paths[openApiPath(layer.path)]?.[method] !== undefined;
-        const leftOut = UNDOCUMENTED_ROUTES.some((u) => layer.path.startsWith(u.prefix));
-        if (!documented && !leftOut) missing.push(`${method.toUpperCase()} ${layer.path}`);
+        const documented = doc.paths[openApiPath(String(layer.path))]?.[method] !== undefined;
+        const leftOut = UNDOCUMENTED_ROUTES.some((u) => String(layer.path).startsWith(u.prefix));
+        if (!documented && !leftOut) missing.push(`${method.toUpperCase()} ${String(layer.path)}`);
       }
     }
     expect(missing).to.deep.equal([]);
@@ -67,7 +67,7 @@ describe('OpenAPI document', function () {
 
   it('Given the document, then every path and method in it is routed, and every left-out prefix still has routes', () => {
     const routed = new Set(
-      routerOf(t.gateway.app).stack.flatMap((layer) => layer.methods.map((m) => `${m.toLowerCase()} ${openApiPath(layer.path)}`)),
+      routerOf(t.gateway.app).stack.flatMap((layer) => layer.methods.map((m) => `${m.toLowerCase()} ${openApiPath(String(layer.path))}`)),
     );
     const unrouted = Object.entries(doc.paths).flatMap(([p, item]) =>
       Object.keys(item)
@@ -76,7 +76,7 @@ describe('OpenAPI document', function () {
         .map((m) => `${m.toUpperCase()} ${p}`),
     );
     expect(unrouted).to.deep.equal([]);
-    const stale = UNDOCUMENTED_ROUTES.filter((u) => !routerOf(t.gateway.app).stack.some((layer) => layer.path.startsWith(u.prefix)));
+    const stale = UNDOCUMENTED_ROUTES.filter((u) => !routerOf(t.gateway.app).stack.some((layer) => String(layer.path).startsWith(u.prefix)));
     expect(stale.map((u) => u.prefix)).to.deep.equal([]);
   });
 

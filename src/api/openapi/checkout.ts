@@ -13,6 +13,7 @@ import {
   statusSchema,
   voidSchema,
 } from '../checkout/schemas';
+import { retrySchema } from '../checkout/retry-route';
 import { processingSchema } from '../hosted-fields/schemas';
 import { extendObject, toOpenApiSchema } from './json-schema';
 import { descheduleSchema, scheduleCreateSchema, scheduleRefSchema, scheduleUpdateSchema } from './schedule-schemas';
@@ -73,6 +74,15 @@ export const CHECKOUT_OPERATIONS: readonly CheckoutOperation[] = [
   { path: '/api/v1/payment/capture', operationId: 'capturePayment', summary: 'Capture an authorization', hash: sha('payment_id + amount'), schema: captureSchema, answer: operationAnswer },
   { path: '/api/v1/payment/void', operationId: 'voidPayment', summary: 'Void a settled payment, or release an authorization', hash: sha('payment_id'), schema: voidSchema, answer: operationAnswer },
   { path: '/api/v1/payment/refund', operationId: 'refundPayment', summary: 'Refund a settled payment, in full or in part', hash: sha('payment_id + amount'), schema: refundSchema, answer: operationAnswer },
+  {
+    path: '/api/v1/payment/retry',
+    operationId: 'retryPayment',
+    summary: "Charge a declined payment's stored card again, as the next attempt of its session",
+    hash: sha('payment_id'),
+    schema: retrySchema,
+    answer: { type: 'object', required: ['payment_id', 'result'], properties: { payment_id: { type: 'string', format: 'uuid' }, result: { const: 'accepted' } } },
+    description: "Within the session's rules (not after expiry or cancellation, not while an attempt is in flight, not once paid, at most five attempts). The new attempt's outcome comes by callback and by a status lookup of the order.",
+  },
   {
     path: '/api/v1/payment/card/credit',
     operationId: 'cardCredit',

@@ -29,7 +29,9 @@ export const UNDOCUMENTED_ROUTES: ReadonlyArray<{ prefix: string; why: string }>
   { prefix: '/assets/', why: 'scripts of the payer-facing pages' },
   { prefix: '/payments/', why: "the payer's browser coming back from 3-D Secure or a provider's page" },
   { prefix: '/sandbox/', why: "the sandbox acquirer's own ACS and redirect pages" },
+  { prefix: '/dashboard', why: "the operators' dashboard (pages behind a session)" },
   { prefix: '/docs/api', why: 'this reference rendered as a page' },
+  { prefix: '/notifications/', why: "acquirers' and providers' own notifications to the gateway, in their formats, not this API's" },
   { prefix: '/.well-known/', why: 'files other services fetch to verify this domain (Apple Pay)' },
 ];
 

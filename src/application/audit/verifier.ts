@@ -78,6 +78,11 @@ export interface VerifyOptions {
    * predecessor as stored. Earlier history is what `audit verify` walks in full.
    */
   fromLatestCheckpoint?: boolean;
+  /**
+   * Told after every page, and awaited: progress for whoever waits (a terminal, the dashboard),
+   * and a point where a long walk may give the event loop back.
+   */
+  onPage?(progress: { events: number; position: bigint; head: bigint }): void | Promise<void>;
 }
 
 interface PlannedCheckpoint {
@@ -172,6 +177,7 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
         report.latestCheckpoint = { position: event.position, upToPosition: data.upToPosition, digest: data.digest };
       }
     }
+    if (page.length > 0) await options.onPage?.({ events: report.events, position: page[page.length - 1]!.position, head });
     if (page.length < pageSize || page[page.length - 1]!.position >= head) break;
     after = page[page.length - 1]!.position;
   }
