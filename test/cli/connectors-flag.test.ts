@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { cliWithDataDir } from '../support/cli-runner';
+import { CONNECTOR_NAMES } from '../../src/config';
 
 describe('merchant CLI: --connectors', function () {
   this.timeout(120_000);
@@ -22,6 +23,6 @@ describe('merchant CLI: --connectors', function () {
 
     const refused = cli('merchant', 'update', merchant.merchant_id, '--connectors', 'sandbox,acme');
     expect(refused.code).to.equal(2);
-    expect(refused.stderr).to.include('--connectors: Unknown connector acme (this deployment has sandbox, sandbox-b).');
+    expect(refused.stderr).to.include(`--connectors: Unknown connector acme (this deployment has ${CONNECTOR_NAMES.join(', ')}).`);
   });
 });
