@@ -14,6 +14,7 @@ import type { EventStore } from '../application/ports/event-store';
 import { loadConfig, type GatewayConfig } from '../config';
 import { print, requireGatewayData, type Parsed } from './args';
 import { usageError, type CommandHelp } from './help';
+import { startProgress } from './progress';
 
 export const auditHelp: CommandHelp = {
   name: 'audit',
@@ -34,10 +35,15 @@ export async function auditCommand(p: Parsed): Promise<number> {
   switch (p.positional[1]) {
     case 'verify': {
       const config = loadConfig();
+      const progress = startProgress({ label: 'Verifying', unit: 'events', json });
       const report = await withRawStore(config, (store) =>
-        // Only EventStoreDB keeps events from before chains existed: it never rewrites history.
-        verifyEventLog(store, { allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
-      );
+        verifyEventLog(store, {
+          // Only EventStoreDB keeps events from before chains existed: it never rewrites history.
+          allowUnchainedHistory: config.eventStore === 'eventstoredb',
+          // The share of the log read (positions are byte offsets on EventStoreDB: a share all the same).
+          onPage: ({ events, position, head }) => progress.update(events, Number(position) / Number(head)),
+        }),
+      ).finally(() => progress.finish());
       print(toJson(report), json, () => describe(report));
       return report.ok ? 0 : 1;
     }

@@ -7,6 +7,7 @@ import { allProjections } from '../../projections';
 import { RebuildError, rebuildProjections, verifyProjections, type ProjectionDifference } from '../../projections/rebuild';
 import { print, UsageError, withGateway, type Parsed } from './args';
 import { usageError, type CommandHelp } from './help';
+import { startProgress } from './progress';
 
 const REBUILD = 'npm run gateway -- projections rebuild [name...] [--json]';
 const VERIFY = 'npm run gateway -- projections verify [name...] [--json]';
@@ -56,20 +57,21 @@ export async function projectionsCommand(p: Parsed): Promise<number> {
 }
 
 async function rebuild(names: string[], json: boolean): Promise<void> {
-  let reported = 0;
-  const result = await withGateway((g) =>
-    rebuildProjections({
-      store: g.store,
-      db: g.readDb,
-      names,
-      onProgress: (replayed) => {
-        if (json || replayed - reported < 250_000) return;
-        reported = replayed;
-        process.stderr.write(`  ${replayed} events replayed\n`);
-      },
-    }),
-    { project: false },
-  );
+  const result = await withGateway(async (g) => {
+    // Positions run with the events on SQLite and PostgreSQL: the head tells how far there is to go.
+    const head = await g.store.headPosition();
+    const progress = startProgress({ label: 'Replaying', unit: 'events', json });
+    try {
+      return await rebuildProjections({
+        store: g.store,
+        db: g.readDb,
+        names,
+        onProgress: (replayed, position) => progress.update(replayed, head ? Number(position) / Number(head) : null),
+      });
+    } finally {
+      progress.finish();
+    }
+  }, { project: false });
   const seconds = result.totalMs / 1000;
   const perSecond = seconds > 0 ? Math.round(result.events / seconds) : 0;
   const out = {

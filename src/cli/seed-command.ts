@@ -23,6 +23,7 @@ import { paymentEventSchemaVersion, paymentStreamId, type PaymentKind } from '..
 import { evolvePayment, initialPaymentState, type PaymentState } from '../domain/payment/state';
 import { flag, print, withGateway, type Parsed } from './args';
 import { usageError, type CommandHelp } from './help';
+import { startProgress } from './progress';
 
 export interface SeedOptions {
   store: EventStore;
@@ -548,17 +549,14 @@ export async function seedCommand(p: Parsed): Promise<void> {
       const created = await g.merchants.register({ name: `Seeded merchant ${i}`, paymentMode: 'SMS/DMS', refundsEnabled: true });
       merchantIds.push(created.merchant_id);
     }
-    let reported = 0;
+    const target = Math.max(1, events - merchantIds.length);
+    const progress = startProgress({ label: 'Seeding', unit: 'events', total: target, json });
     const seeded = await seedPayments({
       store: g.store,
-      events: Math.max(1, events - merchantIds.length),
+      events: target,
       merchantIds,
-      onProgress: (written) => {
-        if (json || written - reported < 100_000) return;
-        reported = written;
-        process.stderr.write(`  ${written} events written\n`);
-      },
-    });
+      onProgress: (written) => progress.update(written),
+    }).finally(() => progress.finish());
     return { ...seeded, events: seeded.events + merchantIds.length, merchants: merchantIds };
   }, { project: false, mayCreate: true });
   const seconds = (performance.now() - started) / 1000;
