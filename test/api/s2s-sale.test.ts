@@ -98,7 +98,10 @@ forEachStore('S2S CARD SALE', (h) => {
 
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ result: 'REDIRECT', status: '3DS', redirect_method: 'POST', amount: '10.50', currency: 'USD' });
-      expect(res.body.redirect_url).to.equal(`${h().baseUrl}/sandbox/acs`);
+      // The ACS address carries its fields as a query too, so the link also works opened as it is.
+      const acs = new URL(res.body.redirect_url);
+      expect(`${acs.origin}${acs.pathname}`).to.equal(`${h().baseUrl}/sandbox/acs`);
+      expect(Object.fromEntries(acs.searchParams)).to.deep.equal(res.body.redirect_params);
       expect(res.body.redirect_params).to.have.all.keys('PaReq', 'MD', 'TermUrl');
       expect(res.body.redirect_params.MD).to.equal(res.body.trans_id);
       expect(res.body.redirect_params.TermUrl).to.equal(`${h().baseUrl}/payments/${res.body.trans_id}/3ds-return`);
@@ -119,6 +122,40 @@ forEachStore('S2S CARD SALE', (h) => {
         expect(page.text).to.include('411111******1111');
         expect(page.text).not.to.include(TEST_PAN);
       }
+    });
+
+    it('the redirect_url opened as a plain link (GET, no body) shows the ACS page, and approving there settles and sends the payer to term_url_3ds', async () => {
+      const res = await h().sale(merchant, { card_exp_month: '05' });
+      const transId = res.body.trans_id;
+
+      const page = await h().request(res.body.redirect_url);
+
+      expect(page.status).to.equal(200);
+      expect(page.text).to.match(/<button type="submit" name="PaRes" value="approve">Approve<\/button>/);
+      // The payer presses Approve: the page's own form, with its hidden fields, goes to its action.
+      const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.text)!;
+      const hidden = Object.fromEntries([...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+      const back = await h().postForm(form[1].replace(/&amp;/g, '&'), { ...hidden, PaRes: 'approve' });
+
+      expect(back.status).to.equal(303);
+      const location = new URL(back.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).to.equal(TERM_URL);
+      expect(location.searchParams.get('trans_id')).to.equal(transId);
+      expect(await h().paymentEventTypes(transId)).to.deep.equal(['PaymentInitiated', 'ThreeDSChallengeRequired', 'PaymentSettled']);
+    });
+
+    it('a merchant POSTing redirect_params to the redirect_url still gets the ACS page, the posted fields deciding', async () => {
+      const res = await h().sale(merchant, { card_exp_month: '05' });
+      const other = await h().sale(merchant, { card_exp_month: '05' });
+
+      const page = await h().postForm(res.body.redirect_url, res.body.redirect_params);
+      // The fields posted win over the link's own: another payment's PaReq posted to this link is that payment's page.
+      const mixed = await h().postForm(res.body.redirect_url, { PaReq: other.body.redirect_params.PaReq, TermUrl: other.body.redirect_params.TermUrl });
+
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include(`action="${res.body.redirect_params.TermUrl}"`);
+      expect(mixed.status).to.equal(200);
+      expect(mixed.text).to.include(`action="${other.body.redirect_params.TermUrl}"`);
     });
 
     it('approving on the ACS settles the payment and sends the payer to term_url_3ds with trans_id and order_id', async () => {

@@ -42,9 +42,11 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
 
   const acs = async (ctx: Koa.Context) => {
     const raw = rawReturnOf(ctx);
-    const paReq = raw.body.PaReq ?? raw.query.PaReq;
+    // The fields come as one set: posted ones, else the link's query (the ACS address carries them too).
+    const fields = raw.body.PaReq !== undefined ? raw.body : raw.query;
+    const paReq = fields.PaReq;
     // Clients may post PaReq and TermUrl alone (MD empty or absent): the signed PaReq names the payment.
-    const md = raw.body.MD || raw.query.MD || undefined;
+    const md = fields.MD || undefined;
     const payload = paReq ? verifyPaReq(deps.sandboxSecret, paReq) : null;
     // The signed PaReq names the payment; MD, when a client sends it, must name the same one.
     if (!payload || (md !== undefined && payload.paymentId !== md)) return errorPage(ctx, 400, 'This verification link is not valid.');

@@ -95,7 +95,11 @@ describe('SandboxConnector', () => {
       it(`${expMonth}/2038 asks for 3-D Secure on the gateway's ACS`, async () => {
         const outcome = await connector.authorize(request(expMonth, '2038'));
         if (outcome.outcome !== 'redirect' || outcome.redirect.kind !== '3ds') throw new Error(`unexpected ${JSON.stringify(outcome)}`);
-        expect(outcome.redirect).to.include({ url: `${BASE}/sandbox/acs`, method: 'POST' });
+        expect(outcome.redirect.method).to.equal('POST');
+        // The same fields as a query: the address also works opened as a plain link.
+        const acs = new URL(outcome.redirect.url);
+        expect(`${acs.origin}${acs.pathname}`).to.equal(`${BASE}/sandbox/acs`);
+        expect(Object.fromEntries(acs.searchParams)).to.deep.equal(outcome.redirect.params);
         expect(outcome.redirect.params.MD).to.equal(PAYMENT_ID);
         expect(outcome.redirect.params.TermUrl).to.equal(RETURN_URL);
         expect(verifyPaReq(SECRET, outcome.redirect.params.PaReq!)).to.deep.equal({

@@ -108,9 +108,14 @@ export function verifyRedirectSig(secret: Buffer, paymentId: string, returnUrl: 
   return sameBytes(Buffer.from(sig, 'base64url'), mac(secret, 'redirect', redirectData(paymentId, returnUrl)));
 }
 
-/** The ACS step: the issuer's page, posted to with the 3-D Secure v1 fields. */
+/**
+ * The ACS step: the issuer's page, posted to with the 3-D Secure v1 fields. The address carries the
+ * same fields as its query, so a person trying the sandbox can simply open it as a link; fields
+ * posted to it win over the query, so merchants who post them see no difference.
+ */
 export function challengeRedirect(simulatorBaseUrl: string, paReq: string, paymentId: string, returnUrl: string): PayerRedirect {
-  return { kind: '3ds', url: `${simulatorBaseUrl}/sandbox/acs`, method: 'POST', params: { PaReq: paReq, MD: paymentId, TermUrl: returnUrl } };
+  const params = { PaReq: paReq, MD: paymentId, TermUrl: returnUrl };
+  return { kind: '3ds', url: `${simulatorBaseUrl}/sandbox/acs?${new URLSearchParams(params)}`, method: 'POST', params };
 }
 
 /** The provider page of a non-3DS redirect: a plain link that carries its own signature. */
