@@ -33,6 +33,10 @@ function answerAcs(h: TestGateway, body: Record<string, unknown>, paRes: 'approv
   return h.postForm(params.TermUrl, { PaRes: paRes, PaReq: tamper?.PaReq ?? params.PaReq, MD: tamper?.MD ?? params.MD });
 }
 
+/** What a person reads on a page: its text without markup, spaces folded. */
+const visibleText = (html: string): string =>
+  html.replace(/<(style|script)\b[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
 function expectStrictCsp(page: HttpResult): void {
   const csp = page.headers.get('content-security-policy') ?? '';
   expect(csp, 'Content-Security-Policy').to.include("default-src 'none'");
@@ -142,6 +146,15 @@ forEachStore('S2S CARD SALE', (h) => {
       expect(`${location.origin}${location.pathname}`).to.equal(TERM_URL);
       expect(location.searchParams.get('trans_id')).to.equal(transId);
       expect(await h().paymentEventTypes(transId)).to.deep.equal(['PaymentInitiated', 'ThreeDSChallengeRequired', 'PaymentSettled']);
+    });
+
+    it('the ACS page names the shop being paid and the amount, as an issuer\'s page does', async () => {
+      const shop = await h().createMerchant({ name: 'Corner Bookshop' });
+      const res = await h().sale(shop, { card_exp_month: '05' });
+
+      const page = await h().request(res.body.redirect_url);
+
+      expect(visibleText(page.text)).to.include('Paying Corner Bookshop 10.50 USD');
     });
 
     it('a merchant POSTing redirect_params to the redirect_url still gets the ACS page, the posted fields deciding', async () => {
@@ -286,6 +299,15 @@ forEachStore('S2S CARD SALE', (h) => {
       expect(new URL(back.headers.get('location')!).searchParams.get('trans_id')).to.equal(res.body.trans_id);
       expect((await h().paymentEventTypes(res.body.trans_id)).at(-1)).to.equal('PaymentSettled');
       expect((await h().status(merchant, res.body.trans_id)).body.status).to.equal('SETTLED');
+    });
+
+    it('the redirect page names the shop being paid and the amount', async () => {
+      const shop = await h().createMerchant({ name: 'Corner Bookshop' });
+      const res = await h().sale(shop, { card_exp_month: '12' });
+
+      const page = await openRedirect(res.body);
+
+      expect(visibleText(page.text)).to.include('Paying Corner Bookshop 10.50 USD');
     });
 
     it('the redirect page also opens with the declared redirect_method (POST, no params)', async () => {

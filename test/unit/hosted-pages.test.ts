@@ -66,6 +66,16 @@ describe('hosted pages', () => {
       expect(renderAcsPage({ termUrl: TERM_URL, paReq: 'p', md: 'm', amount: 1005, currency: 'KWD' })).to.include('1.005 KWD');
     });
 
+    it('says whom the payer is paying and how much, the shop\'s name escaped', () => {
+      const named = renderAcsPage({ termUrl: TERM_URL, paReq: 'p', md: 'm', amount: 1050, currency: 'USD', shopName: 'Corner Bookshop' });
+      expect(named).to.include('<p class="paying" data-paying>Paying <strong data-shop>Corner Bookshop</strong> <strong data-amount>10.50 USD</strong></p>');
+      const hostile = renderAcsPage({ termUrl: TERM_URL, paReq: 'p', md: 'm', amount: 1050, currency: 'USD', shopName: HOSTILE });
+      expect(hostile).to.not.include(HOSTILE);
+      expect(hostile).to.include('<strong data-shop>&quot;&gt;&lt;script&gt;');
+      const unknown = renderAcsPage({ termUrl: TERM_URL, paReq: 'p', md: 'm', amount: 1050, currency: 'USD' });
+      expect(unknown).to.include('<p class="paying" data-paying>Paying <strong data-amount>10.50 USD</strong></p>');
+    });
+
     it('escapes hostile values', () => {
       const html = renderAcsPage({
         termUrl: `https://gateway.test/x?a=${HOSTILE}`,
@@ -102,6 +112,11 @@ describe('hosted pages', () => {
       expect(html).to.match(/<button type="submit" name="decision" value="continue">Continue<\/button>/);
       expect(html).to.match(/<button type="submit" name="decision" value="cancel"[^>]*>Cancel<\/button>/);
       expect(html).to.include('700 XOF');
+    });
+
+    it('names the shop being paid', () => {
+      const html = renderRedirectPage({ completionUrl: '/sandbox/redirect/abc', signature: 's', amount: 700, currency: 'XOF', shopName: 'Corner Bookshop' });
+      expect(html).to.include('Paying <strong data-shop>Corner Bookshop</strong> <strong data-amount>700 XOF</strong>');
     });
 
     it('escapes a hostile signature', () => {

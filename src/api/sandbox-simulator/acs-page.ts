@@ -1,6 +1,6 @@
 /**
- * The sandbox acquirer's 3-D Secure challenge page (its "ACS"). It names no merchant: a real ACS
- * belongs to the issuer, not the shop.
+ * The sandbox acquirer's 3-D Secure challenge page (its "ACS"). Like an issuer's real page it says
+ * whom the cardholder is paying and how much, so the payer can recognise the purchase.
  */
 import { formatMinor } from '../../domain/money';
 import { AUTO_SUBMIT_PATH, assertFormTarget, browserInfoInputs, escapeHtml, renderHostedPage } from '../html/page-kit';
@@ -16,25 +16,24 @@ export interface AcsPageInput {
   currency: string;
   /** A masked card number (`411111******1111`), shown so the payer recognises the card. */
   cardMask?: string;
+  /** The shop being paid, as the merchant is named now; absent when it is not known. */
+  shopName?: string;
 }
 
-/**
- * Posts `PaRes` (`approve` or `decline`, from the button pressed), `PaReq` and `MD` to the TermUrl.
- * The page names no merchant: a real ACS belongs to the issuer, not the shop.
- */
+/** `Paying Corner Bookshop 10.50 USD`: whom and how much, as issuers' and providers' pages say it. */
+export function payingLine(shopName: string | undefined, amount: number, currency: string): string {
+  const shop = shopName?.trim() ? ` <strong data-shop>${escapeHtml(shopName.trim())}</strong>` : '';
+  return `<p class="paying" data-paying>Paying${shop} <strong data-amount>${escapeHtml(`${formatMinor(amount, currency)} ${currency}`)}</strong></p>`;
+}
+
+/** Posts `PaRes` (`approve` or `decline`, from the button pressed), `PaReq` and `MD` to the TermUrl. */
 export function renderAcsPage(input: AcsPageInput): string {
   const action = assertFormTarget(input.termUrl);
-  const amount = `${formatMinor(input.amount, input.currency)} ${input.currency}`;
-  const card = input.cardMask
-    ? `\n  <dt>Card</dt>\n  <dd>${escapeHtml(input.cardMask)}</dd>`
-    : '';
+  const card = input.cardMask ? `\n<dl>\n  <dt>Card</dt>\n  <dd>${escapeHtml(input.cardMask)}</dd>\n</dl>` : '';
   const main = `<span class="badge">Sandbox</span>
 <h1 id="title">3-D Secure verification (sandbox)</h1>
-<p id="help">This is a test page. Approve to simulate a successful cardholder authentication, or decline to simulate a failed one. No real bank is contacted.</p>
-<dl>
-  <dt>Amount</dt>
-  <dd>${escapeHtml(amount)}</dd>${card}
-</dl>
+${payingLine(input.shopName, input.amount, input.currency)}
+<p id="help">This is a test page. Approve to simulate a successful cardholder authentication, or decline to simulate a failed one. No real bank is contacted.</p>${card}
 <form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
   <input type="hidden" name="PaReq" value="${escapeHtml(input.paReq)}">
   <input type="hidden" name="MD" value="${escapeHtml(input.md)}">

@@ -2,7 +2,7 @@
  * The sandbox acquirer's non-3DS redirect page: it stands in for an external payment provider's
  * page and sends the payer back to the gateway with the decision.
  */
-import { formatMinor } from '../../domain/money';
+import { payingLine } from './acs-page';
 import { AUTO_SUBMIT_PATH, assertFormTarget, browserInfoInputs, escapeHtml, renderHostedPage } from '../html/page-kit';
 
 export interface RedirectPageInput {
@@ -15,6 +15,8 @@ export interface RedirectPageInput {
   /** Minor units; shown with the currency when both are given. */
   amount?: number;
   currency?: string;
+  /** The shop being paid; absent when it is not known. */
+  shopName?: string;
 }
 
 /**
@@ -22,13 +24,10 @@ export interface RedirectPageInput {
  */
 export function renderRedirectPage(input: RedirectPageInput): string {
   const action = assertFormTarget(input.completionUrl);
-  const amount =
-    input.amount !== undefined && input.currency !== undefined
-      ? `\n<dl>\n  <dt>Amount</dt>\n  <dd>${escapeHtml(`${formatMinor(input.amount, input.currency)} ${input.currency}`)}</dd>\n</dl>`
-      : '';
+  const paying = input.amount !== undefined && input.currency !== undefined ? `\n${payingLine(input.shopName, input.amount, input.currency)}` : '';
   const main = `<span class="badge">Sandbox</span>
-<h1 id="title">Payment provider redirect (sandbox)</h1>
-<p id="help">This test page stands in for an external payment provider. Continue to simulate the payer completing the payment, or cancel to simulate the payer abandoning it.</p>${amount}
+<h1 id="title">Payment provider redirect (sandbox)</h1>${paying}
+<p id="help">This test page stands in for an external payment provider. Continue to simulate the payer completing the payment, or cancel to simulate the payer abandoning it.</p>
 <form method="post" action="${escapeHtml(action)}" data-browser-info aria-labelledby="title" aria-describedby="help">
   <input type="hidden" name="sig" value="${escapeHtml(input.signature)}">${
     input.returnUrl !== undefined ? `\n  <input type="hidden" name="return" value="${escapeHtml(input.returnUrl)}">` : ''

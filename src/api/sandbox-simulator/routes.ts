@@ -40,6 +40,9 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
     return null;
   };
 
+  /** The shop the payer is paying, as the merchant is named now. */
+  const shopNameOf = async (payment: ExistingPayment): Promise<string | undefined> => (await deps.merchants.accountById(payment.merchantId))?.name;
+
   const acs = async (ctx: Koa.Context) => {
     const raw = rawReturnOf(ctx);
     // The fields come as one set: posted ones, else the link's query (the ACS address carries them too).
@@ -63,6 +66,7 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
         amount: payment.amount,
         currency: payment.currency,
         cardMask: payment.card?.mask ?? '',
+        shopName: await shopNameOf(payment),
       }),
     );
   };
@@ -88,6 +92,7 @@ export function registerSandboxSimulatorRoutes(router: Router, deps: SandboxSimu
         ...(returnUrl ? { returnUrl } : {}),
         amount: payment.amount,
         currency: payment.currency,
+        shopName: await shopNameOf(payment),
       }),
     );
   });
