@@ -93,6 +93,10 @@ export class ReadModels
     return this.payments.abandonedPayerActions(cutoffIso, limit);
   }
 
+  expiredPayerActions(nowIso: string, limit: number): Promise<AbandonedPayerAction[]> {
+    return this.payments.expiredPayerActions(nowIso, limit);
+  }
+
   /** Up to `limit` unanswered sales or authorizations and up to `limit` unanswered follow-ups. */
   async paymentsToReconcile(cutoffIso: string, limit: number): Promise<string[]> {
     const authorizations = await this.payments.unansweredPayments(cutoffIso, limit);

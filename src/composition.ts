@@ -20,6 +20,11 @@ import { workerCheckpoint } from '../projections/worker-checkpoint';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
 import { SandboxBConnector } from './adapters/connectors/sandbox-b';
+import { SandboxApmConnector } from './adapters/connectors/sandbox-apm';
+import { SandboxApmProvider } from './adapters/connectors/sandbox-apm/provider';
+import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-routes';
+import { registerNotificationRoutes } from './api/notifications/routes';
+import { WALLET_METHODS } from './domain/merchant/methods';
 import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { withLogFields } from './adapters/logging/log-context';
@@ -107,6 +112,8 @@ export interface Gateway {
   schedules: ScheduleService;
   /** Makes the automatic payments of schedules; started by the roles that schedule. */
   scheduler: Scheduler;
+  /** The simulated provider of the sandbox's alternative methods, where `sandbox-apm` is configured (`sandbox decide`). */
+  sandboxApm: SandboxApmProvider | null;
   /** The sandbox test clock (refuses in production). */
   testClock: TestClockControl;
   checkout: CheckoutService;
@@ -238,6 +245,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
+  // The sandbox APM provider's links and notifications, derived the same way (decisions.md §7).
+  const sandboxApmSecret = createHmac('sha256', key).update('sandbox-apm-provider').digest();
   const configuredConnectors =
     options.connectors ??
       config.connectors.map((name): Connector => {
@@ -252,6 +261,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
             });
           case 'sandbox-b':
             return new SandboxBConnector({ now: () => clock.now() });
+          case 'sandbox-apm':
+            return new SandboxApmConnector({ secret: sandboxApmSecret, simulatorBaseUrl: config.publicBaseUrl, now: () => clock.now() });
           default: {
             const unknown: never = name;
             return unknown;
@@ -277,8 +288,12 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     environment: config.environment,
     notificationUrls,
     connectorNames: connectors.all().map((c) => c.name),
+    methodNames: [...new Set([...connectors.all().flatMap((c) => c.capabilities.methods.filter((m) => m !== 'card')), ...WALLET_METHODS])],
   });
   const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl });
+  const sandboxApm = configuredConnectors.some((c) => c instanceof SandboxApmConnector)
+    ? new SandboxApmProvider({ secret: sandboxApmSecret, payments, now: () => clock.now() })
+    : null;
   const schedules = new ScheduleService({ store, clock, chains: readModels });
   const scheduler = new Scheduler({ store, payments, clock, logger, due: readModels });
   const testClock = new TestClockControl({
@@ -431,6 +446,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
+      (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
+      // The sandbox APM provider's page exists only where that provider does.
+      (router) => {
+        if (sandboxApm) registerSandboxProviderRoutes(router, { provider: sandboxApm, secret: sandboxApmSecret, baseUrl: config.publicBaseUrl });
+      },
       // The sandbox acquirer's own pages exist only where that acquirer does.
       (router) => {
         if (connectors.get('sandbox') instanceof SandboxConnector) {
@@ -456,6 +476,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     schedules,
     scheduler,
     testClock,
+    sandboxApm,
     checkout,
     wallets,
     app,

@@ -30,6 +30,8 @@ async function addMerchantColumns(db: SchemaDb): Promise<void> {
     await sql`alter table merchants add column if not exists protocol_mapping text`.execute(db);
     await sql`alter table merchants add column if not exists override_link_target text`.execute(db);
     await sql`alter table merchants add column if not exists card_on_file_support integer`.execute(db);
+    await sql`alter table merchants add column if not exists connectors text`.execute(db);
+    await sql`alter table merchants add column if not exists methods text`.execute(db);
     return;
   }
   // SQLite has no `add column if not exists`.
@@ -42,6 +44,12 @@ async function addMerchantColumns(db: SchemaDb): Promise<void> {
   }
   if (!columns.rows.some((c) => c.name === 'card_on_file_support')) {
     await sql`alter table merchants add column card_on_file_support integer`.execute(db);
+  }
+  if (!columns.rows.some((c) => c.name === 'connectors')) {
+    await sql`alter table merchants add column connectors text`.execute(db);
+  }
+  if (!columns.rows.some((c) => c.name === 'methods')) {
+    await sql`alter table merchants add column methods text`.execute(db);
   }
 }
 

@@ -8,6 +8,7 @@ import type { StoredEvent } from '../../src/application/ports/event-store';
 import type { LinkTarget } from '../../src/domain/checkout/session-events';
 import type { Environment, MerchantEvent, PaymentMode } from '../../src/domain/merchant/events';
 import { evolveMerchant, initialMerchantState, type ExistingMerchant, type MerchantState } from '../../src/domain/merchant/state';
+import type { MethodsSetting } from '../../src/domain/merchant/methods';
 import { protocolMappingOf } from '../../src/domain/merchant/protocol-mapping';
 import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
 import type { MerchantsTable, MerchantsTables } from './tables';
@@ -27,6 +28,8 @@ const UPDATABLE_COLUMNS = [
   'protocol_mapping',
   'override_link_target',
   'card_on_file_support',
+  'connectors',
+  'methods',
   'registered_at',
   'updated_at',
 ] as const satisfies readonly (keyof MerchantsTable)[];
@@ -53,6 +56,8 @@ export function merchantRow(state: ExistingMerchant): Insertable<MerchantsTable>
     protocol_mapping: JSON.stringify(state.protocolMapping),
     override_link_target: state.overrideLinkTarget ?? null,
     card_on_file_support: state.cardOnFileSupport ? 1 : 0,
+    connectors: state.connectors ? JSON.stringify(state.connectors) : null,
+    methods: state.methods !== undefined ? JSON.stringify(state.methods) : null,
     registered_at: state.registeredAt,
     updated_at: state.updatedAt,
   };
@@ -76,6 +81,9 @@ export function merchantStateOfRow(row: Selectable<MerchantsTable>): ExistingMer
     // Absent rather than null when unset, as in the state of a merchant that never set it.
     ...(row.override_link_target ? { overrideLinkTarget: row.override_link_target as LinkTarget } : {}),
     ...(Number(row.card_on_file_support) === 1 ? { cardOnFileSupport: true } : {}),
+    // Absent when never set, as in the state of a merchant that never set them (null in older rows too).
+    ...(row.connectors ? { connectors: JSON.parse(row.connectors) as string[] } : {}),
+    ...(row.methods ? { methods: JSON.parse(row.methods) as MethodsSetting } : {}),
     registeredAt: row.registered_at,
     updatedAt: row.updated_at,
   };

@@ -18,6 +18,10 @@ export interface MerchantsTable {
   override_link_target: string | null;
   /** card_on_file_support, 0/1; null in rows from before the column (off). */
   card_on_file_support: number | null;
+  /** JSON array of the merchant's connectors in routing order; null when never set (the default route). */
+  connectors: string | null;
+  /** JSON of the merchant's methods setting (`"all"` or an array); null when never set (its environment's default). */
+  methods: string | null;
   registered_at: string;
   updated_at: string;
 }

@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from 'kysely';
 import type { SchemaDb } from '../projection-module';
 
 export async function migratePayments(db: SchemaDb): Promise<void> {
@@ -44,6 +45,19 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
     .execute();
   // Operators list the newest payments first (the dashboard's search), whatever else they filter by.
   await db.schema.createIndex('payments_initiated_position_idx').ifNotExists().on('payments').columns(['initiated_position']).execute();
+  await addPaymentColumns(db);
+  // The payer-action expiry finds steps whose provider gave a deadline (a QR code's lifetime).
+  await db.schema.createIndex('payments_expires_at_idx').ifNotExists().on('payments').columns(['expires_at']).execute();
+}
+
+/** Columns the payments table gained after its first release; idempotent (SQLite has no `add column if not exists`). */
+async function addPaymentColumns(db: SchemaDb): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`alter table payments add column if not exists expires_at text`.execute(db);
+    return;
+  }
+  const columns = await sql<{ name: string }>`select name from pragma_table_info('payments')`.execute(db);
+  if (!columns.rows.some((c) => c.name === 'expires_at')) await sql`alter table payments add column expires_at text`.execute(db);
 }
 
 export async function dropPayments(db: SchemaDb): Promise<void> {

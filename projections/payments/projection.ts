@@ -40,6 +40,7 @@ const UPDATABLE_COLUMNS = [
   'redirect_params',
   'initiated_at',
   'updated_at',
+  'expires_at',
   'stream_version',
   'state',
 ] as const satisfies readonly (keyof PaymentsTable)[];
@@ -87,6 +88,7 @@ export function paymentRow(state: ExistingPayment, streamVersion: number, initia
     redirect_params: action ? JSON.stringify(action.params) : null,
     initiated_at: state.initiatedAt,
     updated_at: state.updatedAt,
+    expires_at: state.expiresAt ?? null,
     initiated_position: initiatedPosition,
     stream_version: streamVersion,
     state: JSON.stringify(state),

@@ -75,12 +75,24 @@ export class PaymentQueries implements PayerActionsDue, PaymentSearch {
   async abandonedPayerActions(cutoffIso: string, limit: number): Promise<AbandonedPayerAction[]> {
     const rows = await this.db
       .selectFrom('payments')
-      .select(['payment_id', 'phase'])
-      .where('phase', 'in', ['awaiting_3ds', 'awaiting_redirect'])
+      .select(['payment_id', 'phase', 'status'])
+      .where('phase', 'in', ['awaiting_3ds', 'awaiting_redirect', 'awaiting_provider'])
       .where('updated_at', '<', cutoffIso)
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ paymentId: row.payment_id, phase: row.phase as AbandonedPayerAction['phase'] }));
+    return rows.map(abandonedOf);
+  }
+
+  async expiredPayerActions(nowIso: string, limit: number): Promise<AbandonedPayerAction[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .select(['payment_id', 'phase', 'status'])
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<=', nowIso)
+      .where('phase', 'in', ['awaiting_3ds', 'awaiting_redirect', 'awaiting_provider'])
+      .limit(limit)
+      .execute();
+    return rows.map(abandonedOf);
   }
 
   /** Payments whose sale or authorization has no recorded acquirer answer, last changed before `cutoffIso`. */
@@ -119,4 +131,10 @@ export class PaymentQueries implements PayerActionsDue, PaymentSearch {
       next: rows.length > limit ? String(page[page.length - 1].initiated_position) : null,
     };
   }
+}
+
+/** A QR code is the provider page whose payment is PENDING rather than REDIRECT. */
+function abandonedOf(row: { payment_id: string; phase: string; status: string }): AbandonedPayerAction {
+  const phase = row.phase as AbandonedPayerAction['phase'];
+  return { paymentId: row.payment_id, phase, ...(phase === 'awaiting_redirect' && row.status === 'PENDING' ? { qr: true } : {}) };
 }

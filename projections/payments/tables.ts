@@ -31,6 +31,8 @@ export interface PaymentsTable {
   redirect_params: string | null;
   initiated_at: string;
   updated_at: string;
+  /** When the provider gives up on the payer's step (a QR code's lifetime), while one is awaited; else null. */
+  expires_at: string | null;
   initiated_position: PositionColumn;
   stream_version: number;
   /** JSON of the full folded PaymentState, so batches keep folding without reading the stream. */

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import { rawNotificationBody } from './notifications/raw-body';
 import type { Logger } from '../application/ports/logger';
 import { withoutLogFields, type WithLogFields } from '../application/ports/log-context';
 import { adminGuard } from './admin/admin-guard';
@@ -85,6 +86,8 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorMiddleware(options.logger));
   // Before any body is read: an admin request without the token costs nothing more.
   app.use(adminGuard(options.adminToken, options.authThrottle));
+  // A provider's notification is verified over its raw body: read before any parser changes it.
+  app.use(rawNotificationBody());
   app.use(urlencodedBody());
   app.use(
     koaBody({

@@ -3,6 +3,7 @@
  * and shown once; the password is kept encrypted because requests are signed with it.
  */
 import { merchantConnectors } from '../domain/merchant/connectors';
+import { methodsSettingOf, type MethodsSetting } from '../domain/merchant/methods';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError } from '../domain/errors';
 import type { LinkTarget } from '../domain/checkout/session-events';
@@ -34,6 +35,8 @@ export interface MerchantCredentials {
   card_on_file_support: boolean;
   /** Connectors in routing order. */
   connectors: readonly string[];
+  /** Alternative payment methods it may take: `all` or their identifiers (its environment's default until set). */
+  methods: MethodsSetting;
 }
 
 /** A merchant with its password decrypted, for request authentication only. */
@@ -55,6 +58,8 @@ export interface RegisterMerchantInput {
   cardOnFileSupport?: boolean;
   /** Connectors in routing order; default the sandbox. Each must be one the deployment has. */
   connectors?: string[];
+  /** Alternative methods it may take; default its environment's (sandbox: all; production: none). Each must be one the deployment offers. */
+  methods?: MethodsSetting;
 }
 
 /** A merchant's connectors name one the deployment does not have, or none at all. */
@@ -69,6 +74,17 @@ export class UnknownConnectorError extends Error {
         : `Unknown connector ${names.join(', ')} (this deployment has ${configured.join(', ')}).`,
     );
     this.name = 'UnknownConnectorError';
+  }
+}
+
+/** A merchant's methods name one no connector of the deployment offers. */
+export class UnknownMethodError extends Error {
+  constructor(
+    readonly names: readonly string[],
+    readonly offered: readonly string[],
+  ) {
+    super(`Unknown payment method ${names.join(', ')} (this deployment offers ${offered.join(', ') || 'none'}).`);
+    this.name = 'UnknownMethodError';
   }
 }
 
@@ -107,8 +123,18 @@ export class MerchantService {
       notificationUrls?: NotificationUrlRule;
       /** The deployment's connectors; without it any name is accepted. */
       connectorNames?: readonly string[];
+      /** The alternative methods the deployment offers (and the wallets); without it any name is accepted. */
+      methodNames?: readonly string[];
     },
   ) {}
+
+  /** Every method a merchant's list names must be one the deployment offers. */
+  private checkMethods(methods: MethodsSetting | undefined): void {
+    if (methods === undefined || methods === 'all' || !this.deps.methodNames) return;
+    const offered = this.deps.methodNames;
+    const unknown = methods.filter((name) => !offered.includes(name));
+    if (unknown.length > 0) throw new UnknownMethodError(unknown, offered);
+  }
 
   /** Every connector a merchant routes to must be one this deployment has, and there must be one. */
   private checkConnectors(connectors: readonly string[] | undefined): void {
@@ -128,6 +154,7 @@ export class MerchantService {
   async register(input: RegisterMerchantInput): Promise<MerchantCredentials> {
     await this.checkNotificationUrl(input.notificationUrl);
     this.checkConnectors(input.connectors);
+    this.checkMethods(input.methods);
     const merchantId = randomUUID();
     const prefix = KEY_PREFIX[this.deps.environment];
     const clientKey = `${prefix}ck_${randomBytes(16).toString('hex')}`;
@@ -144,6 +171,7 @@ export class MerchantService {
       ...(input.overrideLinkTarget ? { overrideLinkTarget: input.overrideLinkTarget } : {}),
       ...(input.cardOnFileSupport ? { cardOnFileSupport: true } : {}),
       ...(input.connectors ? { connectors: [...input.connectors] } : {}),
+      ...(input.methods !== undefined ? { methods: input.methods === 'all' ? 'all' : [...input.methods] } : {}),
     };
     const mapping: ProtocolMapping = settings.protocolMapping ?? noProtocolMapping();
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {
@@ -174,12 +202,14 @@ export class MerchantService {
       override_link_target: settings.overrideLinkTarget ?? null,
       card_on_file_support: settings.cardOnFileSupport === true,
       connectors: merchantConnectors(settings),
+      methods: methodsSettingOf({ ...settings, environment: this.deps.environment }),
     };
   }
 
   async update(merchantId: string, changes: Partial<MerchantSettings>): Promise<void> {
     await this.checkNotificationUrl(changes.notificationUrl);
     this.checkConnectors(changes.connectors);
+    this.checkMethods(changes.methods);
     // Canonical order, so re-sending the same switches records no change.
     if (changes.protocolMapping) changes = { ...changes, protocolMapping: protocolMapping(changes.protocolMapping) };
     await handleCommand(this.deps.store, merchantStreamId(merchantId), merchantDecider, {

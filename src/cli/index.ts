@@ -5,6 +5,7 @@
  * `<command> --help` and its usage errors print it; `npm run gateway -- help` lists every command.
  */
 import { merchantConnectors } from '../domain/merchant/connectors';
+import { methodsSettingOf, parseMethodsSetting } from '../domain/merchant/methods';
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
 import { auditCommand, auditHelp } from './audit-command';
@@ -16,13 +17,14 @@ import { seedCommand, seedHelp } from './seed-command';
 import { clockCommand, clockHelp } from './clock-command';
 import { chainCommand, chainHelp } from './chain-command';
 import { signCommand, signHelp } from './sign-command';
+import { sandboxCommand, sandboxHelp } from './sandbox-command';
 import { walletCommand, walletHelp } from './wallet-command';
 import { merchantHelp } from './merchant-help';
 import { commandList, helpRequested, helpText, usageError, type CommandHelp } from './help';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
-import { NotificationUrlRefusedError, UnknownConnectorError } from '../application/merchant-service';
+import { NotificationUrlRefusedError, UnknownConnectorError, UnknownMethodError } from '../application/merchant-service';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import { LINK_TARGETS, type LinkTarget } from '../domain/checkout/session-events';
@@ -95,6 +97,13 @@ function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> 
     out.connectors = connectors.split(',').map((name) => name.trim()).filter(Boolean);
     if (out.connectors.length === 0) throw new UsageError('--connectors must name at least one connector');
   }
+  const methods = flag(p, 'methods');
+  if (methods !== undefined) {
+    // Whether each is one the deployment offers is the merchant service's to say.
+    const setting = parseMethodsSetting(methods);
+    if (setting === null) throw new UsageError('--methods must be all, none or a comma-separated list of methods');
+    out.methods = setting;
+  }
   return out;
 }
 
@@ -148,6 +157,7 @@ function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[num
     override_link_target: m.overrideLinkTarget ?? null,
     card_on_file_support: m.cardOnFileSupport === true,
     connectors: merchantConnectors(m),
+    methods: methodsSettingOf(m),
     registered_at: m.registeredAt,
     updated_at: m.updatedAt,
   };
@@ -173,6 +183,7 @@ async function merchantCommand(p: Parsed): Promise<void> {
           overrideLinkTarget: settings.overrideLinkTarget,
           cardOnFileSupport: settings.cardOnFileSupport,
           connectors: settings.connectors,
+          methods: settings.methods,
         }),
         { mayCreate: true },
       );
@@ -272,6 +283,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   walletHelp,
   callbacksHelp,
   clockHelp,
+  sandboxHelp,
   chainHelp,
   historyHelp,
   ledgerHelp,
@@ -327,6 +339,8 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       case 'clock':
         return await clockCommand(p);
+      case 'sandbox':
+        return await sandboxCommand(p);
       case 'chain':
         return await chainCommand(p);
       case 'wallet':
@@ -353,6 +367,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (error instanceof UnknownConnectorError) {
       process.stderr.write(`--connectors: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof UnknownMethodError) {
+      process.stderr.write(`--methods: ${error.message}\n`);
       return 2;
     }
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

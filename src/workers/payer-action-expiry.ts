@@ -1,12 +1,14 @@
 /**
- * Declines payments whose payer never came back from the ACS or the redirect page
- * (decisions.md section 6: default 15 minutes). It reads candidates from the payments read model
- * and lets the decider refuse any payment that moved on in the meantime.
+ * Declines payments whose payer never came back from the ACS or the redirect page, or never
+ * confirmed with an alternative method's provider (decisions.md sections 6 and 7: default 15
+ * minutes), and payments whose provider's deadline passed (a QR code lives 60 seconds: `QR code
+ * expired`). It reads candidates from the payments read model and lets the decider refuse any
+ * payment that moved on in the meantime, or whose payer still has time.
  */
 import { startPeriodic, type Periodic } from '../application/periodic';
 import type { Clock } from '../application/ports/clock';
 import type { Logger } from '../application/ports/logger';
-import type { PayerActionsDue } from '../application/ports/payer-actions-due';
+import type { AbandonedPayerAction, PayerActionsDue } from '../application/ports/payer-actions-due';
 import type { PaymentService } from '../application/payments';
 
 export interface PayerActionExpiryOptions {
@@ -19,15 +21,15 @@ export interface PayerActionExpiryOptions {
 }
 
 export async function expireAbandonedPayerActions(options: PayerActionExpiryOptions): Promise<number> {
-  const cutoff = new Date(options.clock.now().getTime() - options.timeoutMinutes * 60_000).toISOString();
+  const now = options.clock.now();
+  const cutoff = new Date(now.getTime() - options.timeoutMinutes * 60_000).toISOString();
+  const expired = await options.candidates.expiredPayerActions(now.toISOString(), 500);
   const abandoned = await options.candidates.abandonedPayerActions(cutoff, 500);
-  for (const { paymentId, phase } of abandoned) {
-    const reason =
-      phase === 'awaiting_3ds' ? '3-D Secure authentication was not completed in time' : 'The payer did not return from the redirect in time';
-    await options.payments.expirePayerAction(paymentId, reason);
-  }
-  if (abandoned.length) options.logger.info('expired abandoned payer actions', { count: abandoned.length });
-  return abandoned.length;
+  const due = new Map<string, AbandonedPayerAction>();
+  for (const candidate of [...expired, ...abandoned]) due.set(candidate.paymentId, candidate);
+  for (const candidate of due.values()) await options.payments.expirePayerAction(candidate.paymentId, reasonOf(candidate));
+  if (due.size) options.logger.info('expired abandoned payer actions', { count: due.size });
+  return due.size;
 }
 
 export function startPayerActionExpiry(options: PayerActionExpiryOptions): Periodic {
@@ -39,4 +41,19 @@ export function startPayerActionExpiry(options: PayerActionExpiryOptions): Perio
     keepsProcessAlive: false,
     run: async () => void (await expireAbandonedPayerActions(options)),
   });
+}
+
+function reasonOf({ phase, qr }: AbandonedPayerAction): string {
+  switch (phase) {
+    case 'awaiting_3ds':
+      return '3-D Secure authentication was not completed in time';
+    case 'awaiting_redirect':
+      return qr ? 'QR code expired' : 'The payer did not return from the redirect in time';
+    case 'awaiting_provider':
+      return 'The payer did not confirm the payment in time';
+    default: {
+      const unreachable: never = phase;
+      return unreachable;
+    }
+  }
 }

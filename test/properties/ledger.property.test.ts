@@ -1,7 +1,9 @@
 /**
  * Random sequences of merchant commands (SALE in currencies of 0, 2 and 3 decimals with every
- * sandbox card outcome, 3DS and redirect completions and timeouts, CAPTURE, VOID and CREDITVOID,
- * full and partial), through the real PaymentService and sandbox acquirer, against a few merchants.
+ * sandbox card outcome, 3DS and redirect completions and timeouts, S2S APM SALEs of the sandbox's
+ * methods and of a wallet brand that holds, the APM provider's notifications, CAPTURE, VOID and
+ * CREDITVOID, full and partial), through the real PaymentService, sandbox acquirer and sandbox APM
+ * provider, against a few merchants.
  * After each sequence everything is projected, and then:
  *   1. every merchant's ledger sums to zero in every currency, and so does every posting set;
  *   2. every payment's ledger balances are what its folded state says it holds and owes;
@@ -21,6 +23,9 @@ import { ReadModels } from '../../projections/read-models';
 import { verifyProjections } from '../../projections/rebuild';
 import type { ReadModelDatabase } from '../../projections/database-schema';
 import { SandboxConnector } from '../../src/adapters/connectors/sandbox';
+import { SandboxApmConnector } from '../../src/adapters/connectors/sandbox-apm';
+import { notificationStatus, signNotification } from '../../src/adapters/connectors/sandbox-apm/transformers';
+import type { Connector, ConnectorOutcome, FollowUpOutcome } from '../../src/application/ports/connector';
 import { connectorRegistry } from '../../src/adapters/connectors/registry';
 import { sandboxPayerReturn } from '../support/sandbox-payer';
 import { MerchantService } from '../../src/application/merchant-service';
@@ -41,8 +46,15 @@ const CURRENCIES = ['EUR', 'JPY', 'BHD', 'USD'] as const;
 
 type Share = { kind: 'full' } | { kind: 'part'; permille: number };
 
+/** The sandbox's APM outcomes by payer (decisions.md §7), and its flows: a page, a QR code, the payer confirming elsewhere. */
+const APM_PAYERS = ['success@gmail.com', 'fail@gmail.com', 'payer@example.com'] as const;
+const APM_BRANDS = ['sb-redirect', 'sb-qr', 'sb-app', 'applepay'] as const;
+const APM_SECRET = Buffer.alloc(32, 9);
+
 type Command =
   | { type: 'sale'; merchant: number; currency: string; amount: number; expiry: string; auth: boolean }
+  | { type: 'apmSale'; merchant: number; currency: string; amount: number; brand: string; payer: string; auth: boolean }
+  | { type: 'notify'; payment: number; approved: boolean }
   | { type: 'payerAction'; payment: number; approved: boolean }
   | { type: 'expire'; payment: number }
   | { type: 'capture'; payment: number; share: Share }
@@ -66,6 +78,16 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     expiry: fc.constantFrom(...CARD_EXPIRIES),
     auth: fc.boolean(),
   }) },
+  { weight: 3, arbitrary: fc.record({
+    type: fc.constant('apmSale' as const),
+    merchant: fc.nat({ max: 2 }),
+    currency: fc.constantFrom(...CURRENCIES),
+    amount: fc.integer({ min: 1, max: 5_000_000 }),
+    brand: fc.constantFrom(...APM_BRANDS),
+    payer: fc.constantFrom(...APM_PAYERS),
+    auth: fc.boolean(),
+  }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('notify' as const), payment: paymentIndex, approved: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('payerAction' as const), payment: paymentIndex, approved: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('expire' as const), payment: paymentIndex }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constant('capture' as const), payment: paymentIndex, share }) },
@@ -107,7 +129,11 @@ async function newWorld(refunds: boolean[]): Promise<World> {
   const clock = new SteppedClock();
   const payments = new PaymentService({
     store,
-    connectors: connectorRegistry([new SandboxConnector({ secret: Buffer.alloc(32, 7), simulatorBaseUrl: 'http://gateway.test', now: () => clock.now() })]),
+    connectors: connectorRegistry([
+      new SandboxConnector({ secret: Buffer.alloc(32, 7), simulatorBaseUrl: 'http://gateway.test', now: () => clock.now() }),
+      new SandboxApmConnector({ secret: APM_SECRET, simulatorBaseUrl: 'http://gateway.test', now: () => clock.now() }),
+      holdingWallet(),
+    ]),
     vault: {
       store: async () => {
         throw new Error('no card is stored in this test');
@@ -165,8 +191,45 @@ async function run(world: World, step: Step, index: number): Promise<void> {
     world.paymentIds.push(payment.paymentId);
     return;
   }
+  if (c.type === 'apmSale') {
+    const merchant = world.merchants[c.merchant % world.merchants.length];
+    const { payment } = await world.payments.sale({
+      merchantId: merchant.id,
+      channel: 's2s_apm',
+      // Only the wallet brand holds (decisions.md §7).
+      kind: c.auth && c.brand === 'applepay' ? 'authorization' : 'sale',
+      orderId: `apm-order-${index}`,
+      orderDescription: 'Property APM order',
+      currency: c.currency,
+      amount: c.amount,
+      amountText: formatMinor(c.amount, c.currency),
+      payer: { email: c.payer, ip: '203.0.113.9' },
+      termUrl3ds: null,
+      notificationUrl: null,
+      customData: null,
+      parameters: null,
+      recurringInit: false,
+      method: { brand: c.brand, parameters: {}, identifier: 'payer-1', returnUrl: 'https://shop.example/back' },
+      storeCard: false,
+      correlationId,
+      connectors: ['sandbox-apm', 'wallet-test'],
+    });
+    world.paymentIds.push(payment.paymentId);
+    return;
+  }
   if (world.paymentIds.length === 0) return;
   const paymentId = world.paymentIds[c.payment % world.paymentIds.length];
+  if (c.type === 'notify') {
+    // What the sandbox provider says about the payment, signed as it signs; other connectors' payments ignore it.
+    const current = await world.payments.current(paymentId);
+    const raw = signNotification(
+      APM_SECRET,
+      { paymentId, reference: current.acquirerReference ?? '', status: notificationStatus('plain', c.approved ? 'approve' : 'decline') },
+      Math.floor(world.clock.now().getTime() / 1000),
+    );
+    await world.payments.acceptNotification('sandbox-apm', raw, correlationId);
+    return;
+  }
   const state = await world.payments.current(paymentId);
   const merchant = world.merchants.find((m) => m.id === state.merchantId)!;
   switch (c.type) {
@@ -199,6 +262,26 @@ async function run(world: World, step: Step, index: number): Promise<void> {
       return;
     }
   }
+}
+
+/** A wallet brand's provider that holds funds: the only kind of S2S APM authorization. */
+function holdingWallet(): Connector {
+  let n = 0;
+  const ok = async (): Promise<FollowUpOutcome> => ({ outcome: 'success' });
+  return {
+    name: 'wallet-test',
+    capabilities: { methods: ['applepay'], currencies: 'any', dms: true, refundsViaApi: true, zeroAmount: false, cardOnFile: false, walletDecryption: false, payouts: false },
+    authorize: async (): Promise<ConnectorOutcome> => ({ outcome: 'success', reference: `w-${++n}`, descriptor: 'WALLET' }),
+    payout: async (): Promise<ConnectorOutcome> => ({ outcome: 'declined', reason: 'no payouts' }),
+    completePayerAction: async () => ({ verified: false }),
+    capture: ok,
+    void: ok,
+    refund: ok,
+    reverse: ok,
+    status: async (): Promise<ConnectorOutcome> => ({ outcome: 'unknown', detail: 'none' }),
+    followUpStatus: ok,
+    parseNotification: async () => ({ verified: false }),
+  };
 }
 
 /** What the ledger must hold for a payment, by its folded state alone. */
@@ -273,6 +356,7 @@ describe('ledger properties (random command sequences through the payment servic
   it(`balances to zero, matches every payment's state and verifies clean (${RUNS} runs, seed ${SEED})`, async function () {
     // Which money movements the runs produced: a generator that never reaches one proves nothing about it.
     const posted = new Set<string>();
+    const apmEvents = new Set<string>();
     await fc.assert(
       fc.asyncProperty(refundsEnabled, steps, async (refunds, sequence) => {
         const world = await newWorld(refunds);
@@ -287,6 +371,10 @@ describe('ledger properties (random command sequences through the payment servic
           }
           await checkInvariants(world);
           for (const row of await world.db.selectFrom('ledger_postings').select('event_type').distinct().execute()) posted.add(row.event_type);
+          for (const id of world.paymentIds) {
+            const events = await world.store.readStream(`payment-${id}`);
+            if (events[0]?.data.method) for (const e of events) apmEvents.add(e.type);
+          }
         } finally {
           await world.projector.stop();
           await world.db.destroy();
@@ -303,5 +391,10 @@ describe('ledger properties (random command sequences through the payment servic
       'PaymentVoided',
       'RefundSucceeded',
     ]);
+    // Alternative-method payments went every way too: decided at once or by notification, held,
+    // captured and released, refunded and voided.
+    for (const type of ['PaymentSettled', 'PaymentDeclined', 'PayerRedirectRequired', 'PaymentPending', 'PaymentAuthorized', 'CaptureSucceeded', 'AuthorizationReversed', 'RefundSucceeded', 'PaymentVoided']) {
+      expect([...apmEvents], `an APM payment's ${type}`).to.include(type);
+    }
   });
 });

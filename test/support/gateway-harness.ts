@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createJsonLogger } from '../../src/adapters/logging/json-logger';
 import type { MerchantCredentials, RegisterMerchantInput } from '../../src/application/merchant-service';
 import type { Clock } from '../../src/application/ports/clock';
+import type { Connector } from '../../src/application/ports/connector';
 import type { Logger } from '../../src/application/ports/logger';
 import type { StoredEvent } from '../../src/application/ports/event-store';
 import { buildGateway, type Gateway } from '../../src/composition';
@@ -59,6 +60,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Log at level info into `logLines` (one JSON line each) instead of staying silent. */
   captureLogs?: boolean;
+  /** The deployment's connectors, in place of the ones CONNECTORS names (test doubles of a provider). */
+  connectors?: Connector[];
 }
 
 export interface TestGateway {
@@ -231,7 +234,7 @@ async function startInstance(options: StartOptions, shared: Shared, withProjecto
 
   let gateway: Gateway;
   try {
-    gateway = await buildGateway(loadConfig(env), { withProjector, clock, logger });
+    gateway = await buildGateway(loadConfig(env), { withProjector, clock, logger, ...(options.connectors ? { connectors: options.connectors } : {}) });
     await gateway.projector?.start();
   } catch (error) {
     server.close();

@@ -78,13 +78,15 @@ export async function sendPayerBack(ctx: Koa.Context, deps: PayerReturnDeps, pay
     return navigate(ctx, await deps.checkout.afterPayerAction(payment), { prefix: gatewayPathPrefix(deps.baseUrl), shopName: shop?.name });
   }
   const merchant = await deps.merchants.accountById(payment.merchantId);
-  const url = merchant ? s2sCardReturnUrl(payment, merchant) : null;
+  // S2S APM: the SALE's return_url as the merchant gave it (the outcome follows by callback and status lookup).
+  const apm = payment.channel === 's2s_apm';
+  const url = apm ? (payment.method?.returnUrl ?? null) : merchant ? s2sCardReturnUrl(payment, merchant) : null;
   if (!url) {
     const outcome = payment.status === 'DECLINED' ? 'was declined' : 'is complete';
     html(ctx, 200, renderHostedPage({ title: 'Payment finished', main: `<h1>Your payment ${outcome}</h1>` }));
     return;
   }
-  const target = merchant?.overrideLinkTarget ?? payment.termUrlTarget ?? null;
+  const target = merchant?.overrideLinkTarget ?? (apm ? (payment.method?.returnUrlTarget as LinkTarget | undefined) : payment.termUrlTarget) ?? null;
   navigate(ctx, { kind: 'merchant', url, target }, { prefix: gatewayPathPrefix(deps.baseUrl), shopName: merchant?.name });
 }
 

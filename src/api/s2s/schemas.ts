@@ -1,6 +1,7 @@
 /**
- * JSON schemas of the S2S CARD actions, compiled once at start-up. They check presence and shape;
- * rules that need computation (Luhn, expiry, amounts per currency, hash) run after them in code.
+ * JSON schemas of the S2S CARD and S2S APM actions, compiled once at start-up. They check presence
+ * and shape; rules that need computation (Luhn, expiry, amounts per currency, a method's
+ * parameters, hash) run after them in code.
  */
 const text = (maxLength: number, minLength = 1) => ({ type: 'string', minLength, maxLength });
 const uuid = { type: 'string', format: 'uuid' };
@@ -27,6 +28,29 @@ const orderFields = {
   order_description: text(1024),
 };
 
+/** The `payer_*` fields a SALE may carry (S2S CARD and S2S APM alike). */
+const payerProperties = {
+    payer_first_name: text(64),
+    payer_last_name: text(64),
+    payer_middle_name: text(64),
+    payer_birth_date: { type: 'string', format: 'date' },
+    payer_address: text(255),
+    payer_address2: text(255),
+    payer_house_number: text(32),
+    payer_phone_country_code: { type: 'string', pattern: '^\\+?[0-9]{1,4}$' },
+    payer_district: text(64),
+    payer_country: { type: 'string', pattern: '^[A-Z]{2}$' },
+    payer_state: text(64),
+    payer_city: text(64),
+    payer_zip: text(32),
+    // Internationalised addresses are real (decisions.md section 2 hashes them ASCII-uppercased).
+    payer_email: { type: 'string', maxLength: 256, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
+    payer_phone: text(32),
+};
+
+const ip = { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] };
+const linkTarget = { type: 'string', enum: ['_blank', '_self', '_parent', '_top'] };
+
 export const saleSchema = {
   type: 'object',
   required: [
@@ -49,25 +73,10 @@ export const saleSchema = {
     card_exp_year: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$' },
     card_cvv2: { type: 'string', pattern: '^[0-9]{3,4}$' },
     card_token: text(128),
-    payer_first_name: text(64),
-    payer_last_name: text(64),
-    payer_middle_name: text(64),
-    payer_birth_date: { type: 'string', format: 'date' },
-    payer_address: text(255),
-    payer_address2: text(255),
-    payer_house_number: text(32),
-    payer_phone_country_code: { type: 'string', pattern: '^\\+?[0-9]{1,4}$' },
-    payer_district: text(64),
-    payer_country: { type: 'string', pattern: '^[A-Z]{2}$' },
-    payer_state: text(64),
-    payer_city: text(64),
-    payer_zip: text(32),
-    // Internationalised addresses are real (decisions.md section 2 hashes them ASCII-uppercased).
-    payer_email: { type: 'string', maxLength: 256, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
-    payer_phone: text(32),
-    payer_ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] },
+    ...payerProperties,
+    payer_ip: ip,
     term_url_3ds: url,
-    term_url_target: { type: 'string', enum: ['_blank', '_self', '_parent', '_top'] },
+    term_url_target: linkTarget,
     notification_url: url,
     auth: yesNo,
     recurring_init: yesNo,
@@ -117,4 +126,47 @@ export const byOrderSchema = {
   type: 'object',
   required: ['client_key', 'order_id', 'hash'],
   properties: { ...common, order_id: text(255) },
+};
+
+/**
+ * An alternative method's `parameters[...]`: names and, one level down, nested sets
+ * (`parameters[bankDetails][cbu]`). What each method takes is checked against its catalogue entry.
+ */
+const methodParameters = {
+  type: 'object',
+  maxProperties: 50,
+  additionalProperties: {
+    type: ['string', 'object'],
+    maxLength: 1024,
+    maxProperties: 20,
+    additionalProperties: { type: 'string', maxLength: 1024 },
+  },
+};
+
+/** S2S APM `SALE` (decisions.md §7): a non-empty `brand` makes a SALE this one. */
+export const apmSaleSchema = {
+  type: 'object',
+  required: ['client_key', 'brand', 'order_id', 'order_amount', 'order_currency', 'order_description', 'identifier', 'payer_ip', 'return_url', 'hash'],
+  properties: {
+    ...common,
+    brand: text(36),
+    ...orderFields,
+    identifier: text(255),
+    ...payerProperties,
+    payer_ip: ip,
+    return_url: url,
+    return_url_target: linkTarget,
+    channel_id: text(255),
+    notification_url: url,
+    auth: yesNo,
+    parameters: methodParameters,
+    custom_data: flatObject,
+  },
+};
+
+/** S2S APM `CREDITVOID`: `amount` is optional there (all that remains). */
+export const creditVoidOptionalAmountSchema = {
+  type: 'object',
+  required: ['client_key', 'trans_id', 'hash'],
+  properties: { ...common, trans_id: uuid, amount: decimal },
 };

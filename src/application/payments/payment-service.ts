@@ -11,6 +11,9 @@ import type { RouteRequirements } from '../../domain/routing/route';
 import { existing } from './existing';
 import { capture, creditVoid, voidPayment } from './follow-ups/handler';
 import { completePayerAction, expirePayerAction, type RawPayerReturn } from './payer-action/handler';
+import { connectorsOffering, describeMethod, offeredMethods } from './methods';
+import { acceptNotification, type NotificationResult, type RawNotification } from './notification/handler';
+import type { MethodDescription } from '../../domain/payment/method-fields';
 import { paymentStream } from './payment-stream';
 import { reconcile } from './reconcile/handler';
 import { recurringChain, recurringPayment, startScheduledPayment } from './recurring/handler';
@@ -28,8 +31,29 @@ export class PaymentService {
     routeOf(this.deps.connectors, connectors, requirements);
   }
 
+  /** A SALE with a card or an alternative method (S2S APM: `method` and channel `s2s_apm`). */
   sale(request: InternalSale): Promise<SaleResult> {
     return sale(this.deps, request);
+  }
+
+  /** Every alternative method identifier the deployment's connectors offer. */
+  offeredMethods(): string[] {
+    return offeredMethods(this.deps.connectors);
+  }
+
+  /** Which of `connectors` (a merchant's, in order) offer `method`. */
+  connectorsOffering(connectors: readonly string[], method: string): string[] {
+    return connectorsOffering(this.deps.connectors, connectors, method);
+  }
+
+  /** The parameters `method` takes with the first of `connectors` offering it; null when none does. */
+  describeMethod(connectors: readonly string[], method: string): MethodDescription | null {
+    return describeMethod(this.deps.connectors, connectors, method);
+  }
+
+  /** A provider's later notification, as it arrived, for the named connector to authenticate. */
+  acceptNotification(connector: string, raw: RawNotification, correlationId: string): Promise<NotificationResult> {
+    return acceptNotification(this.deps, connector, raw, correlationId);
   }
 
   /**

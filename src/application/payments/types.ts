@@ -1,6 +1,6 @@
 /** What the payment use cases are asked: a SALE's request, a chain's later charges, an automatic payment. */
 import type { InitiatePayment } from '../../domain/payment/commands';
-import type { CardSource, PaymentChannel, RecurringLink } from '../../domain/payment/events';
+import type { CardSource, MethodSnapshot, PaymentChannel, RecurringLink } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { ScheduleRule } from '../../domain/schedule/due-dates';
 
@@ -9,13 +9,19 @@ export type SaleCard =
   /** `holder`: a name given now (a credit's payee) in place of the one stored with the card. */
   | { kind: 'token'; token: string; holder?: string };
 
-/** What a SALE asks for: the payment's order and payer data, with the card as the merchant sent it. */
+/**
+ * How a SALE pays: the card as the merchant sent it, or an alternative method (S2S APM `brand`,
+ * its parameters and the payer's identifier), never both.
+ */
+export type SaleInstrument = { card: SaleCard; method?: undefined } | { method: MethodSnapshot; card?: undefined };
+
+/** What a SALE asks for: the payment's order and payer data, with the card (or method) as the merchant sent it. */
 export type SaleRequest = Omit<
   InitiatePayment['data'],
-  'paymentId' | 'channel' | 'card' | 'cardSource' | 'checkout' | 'browser' | 'recurring' | 'now' | 'connector' | 'route' | 'acquirerReference'
-> & {
-  card: SaleCard;
-  /** Keep the card in the vault and hand back a token for later payments. */
+  'paymentId' | 'channel' | 'card' | 'method' | 'cardSource' | 'checkout' | 'browser' | 'recurring' | 'now' | 'connector' | 'route' | 'acquirerReference'
+> &
+  SaleInstrument & {
+  /** Keep the card in the vault and hand back a token for later payments (never for a method). */
   storeCard: boolean;
   correlationId: string;
   /** With `recurringInit`: the schedule the chain's automatic payments follow. */

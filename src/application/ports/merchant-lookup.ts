@@ -1,4 +1,5 @@
 import type { Environment, PaymentMode } from '../../domain/merchant/events';
+import type { MethodsSetting } from '../../domain/merchant/methods';
 import type { ProtocolMapping } from '../../domain/merchant/protocol-mapping';
 import type { LinkTarget } from '../../domain/checkout/session-events';
 
@@ -21,6 +22,8 @@ export interface MerchantRecord {
   cardOnFileSupport?: boolean;
   /** The merchant's connectors in routing order; absent means the sandbox. */
   connectors?: string[];
+  /** Alternative payment methods it may take; absent means its environment's default (domain/merchant/methods.ts). */
+  methods?: MethodsSetting;
   registeredAt: string;
   updatedAt: string;
 }

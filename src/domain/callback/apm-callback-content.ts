@@ -20,16 +20,17 @@
  * descriptor (SALE and CAPTURE), amount (of the operation, in the currency's exponent: none for
  * zero-exponent currencies), currency; then as they apply decline_reason; redirect_url,
  * redirect_method (GET) and redirect_params[...] (a QR code's qr_code); crypto_address and
- * crypto_network; creditvoid_date (CREDITVOID); custom_data[...]; the merchant's Protocol Mapping
- * fields; hash last, the family's APM callback hash over all of them (signatures.ts
- * `apmCallbackHash`, the §7 test vector). No currency is ever converted, so no exchange_* field is
- * sent.
+ * crypto_network; creditvoid_date (CREDITVOID); custom_data[...]; on SALE callbacks of a payment
+ * the provider settled in another currency, exchange_* and extended_data[...] (conversion-fields.ts);
+ * the merchant's Protocol Mapping fields; hash last, the family's APM callback hash over all of them
+ * (signatures.ts `apmCallbackHash`, the §7 test vector).
  */
 import { formatMinor } from '../money';
 import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { apmCallbackHash } from '../signatures';
 import type { CallbackContext } from './callback-content';
+import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { protocolMappingFields } from './protocol-mapping-fields';
 
@@ -118,6 +119,7 @@ export function apmCallbackFieldsFor(event: PaymentEvent, after: ExistingPayment
   }
   if (outcome.action === 'CREDITVOID') fields.push(['creditvoid_date', formDate(outcome.at)]);
   if (after.customData) flattenField('custom_data', after.customData, fields);
+  if (outcome.action === 'SALE') fields.push(...conversionCallbackFields(after));
   fields.push(...protocolMappingFields(after, ctx.protocolMapping, 'callback'));
   fields.push(['hash', apmCallbackHash(fields, ctx.password)]);
   return fields;

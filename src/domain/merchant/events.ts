@@ -4,6 +4,7 @@
  */
 
 import type { LinkTarget } from '../checkout/session-events';
+import type { MethodsSetting } from './methods';
 import type { ProtocolMapping } from './protocol-mapping';
 
 export const MERCHANT_EVENT_SCHEMA_VERSION = 1;
@@ -38,6 +39,12 @@ export interface MerchantSettings {
    * soft decline). Absent in events recorded before it existed: the sandbox, the only connector then.
    */
   connectors?: string[];
+  /**
+   * The alternative payment methods the merchant may take (`all`, or their identifiers). Absent in
+   * events recorded before it existed, and until an operator sets it: the environment's default
+   * (sandbox: all; production: none), see methods.ts.
+   */
+  methods?: MethodsSetting;
 }
 
 export interface MerchantRegistered {

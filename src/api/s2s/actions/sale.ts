@@ -12,6 +12,7 @@ import { CardTokenNotFoundError, DuplicatePaymentError, type SaleCard, type Sche
 import { throwApiError } from '../../domain-errors';
 import { ApiError, errors, type FieldError } from '../../errors';
 import { requireHash } from '../../require-hash';
+import { payerOf } from '../payer-fields';
 import { saleResponse, viewOf } from '../responses';
 import { formString as str, type ActionContext, type FormBody, type S2sDeps } from '../s2s-action';
 
@@ -83,28 +84,7 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   }
   const schedule = scheduleFields ? await scheduleRequestOf(deps, merchant, scheduleFields) : undefined;
 
-  const payer: PayerSnapshot = {};
-  const payerFields: [keyof PayerSnapshot, string][] = [
-    ['firstName', 'payer_first_name'],
-    ['lastName', 'payer_last_name'],
-    ['email', 'payer_email'],
-    ['phone', 'payer_phone'],
-    ['address', 'payer_address'],
-    ['country', 'payer_country'],
-    ['state', 'payer_state'],
-    ['city', 'payer_city'],
-    ['zip', 'payer_zip'],
-    ['ip', 'payer_ip'],
-    ['birthDate', 'payer_birth_date'],
-    ['address2', 'payer_address2'],
-    ['houseNumber', 'payer_house_number'],
-    ['phoneCountryCode', 'payer_phone_country_code'],
-    ['district', 'payer_district'],
-  ];
-  for (const [key, field] of payerFields) {
-    const v = str(form, field);
-    if (v !== undefined) payer[key] = v;
-  }
+  const payer = payerOf(form);
   try {
     const result = await deps.payments.sale({
       merchantId: merchant.merchantId,

@@ -21,7 +21,7 @@ export function cardOnFileRequest(request: InternalSale, link: RecurringLink | u
       },
     };
   }
-  if (request.card.kind === 'token') {
+  if (request.card?.kind === 'token') {
     const initiator = request.payerPresent === false ? 'merchant' : 'cardholder';
     return { cardOnFile: { sequence: 'subsequent', initiator, recurring: false, requestReference: false } };
   }

@@ -1,16 +1,23 @@
 /**
- * Starting a payment, whatever asked for it (a SALE, a Checkout attempt, a chain's charge, the
- * scheduler): the claim (order reservation, session attempt or chain date) and PaymentInitiated are
- * recorded first, together where the store can, then the connector is asked and its answer
- * recorded. A soft decline that the decider cascades is taken to the route's next connector with
- * the card still in memory.
+ * Starting a payment, whatever asked for it (a SALE, an S2S APM SALE, a Checkout attempt, a chain's
+ * charge, the scheduler): the claim (order reservation, session attempt or chain date) and
+ * PaymentInitiated are recorded first, together where the store can, then the connector is asked and
+ * its answer recorded. A soft decline that the decider cascades is taken to the route's next
+ * connector with the card (or method) still in memory.
  */
 import { detectBrand, maskPan } from '../../../domain/card';
 import { paymentDecider } from '../../../domain/payment/decider';
-import { paymentStreamId, type BrowserAttributes, type CardSnapshot, type CheckoutPaymentData, type PaymentChannel } from '../../../domain/payment/events';
+import {
+  paymentStreamId,
+  type BrowserAttributes,
+  type CardSnapshot,
+  type CheckoutPaymentData,
+  type MethodSnapshot,
+  type PaymentChannel,
+} from '../../../domain/payment/events';
 import { connectorOf, type ExistingPayment, type PaymentState } from '../../../domain/payment/state';
 import { toNewEvent } from '../../command-handler';
-import type { PaymentRequest } from '../../ports/connector';
+import type { PaymentInstrument, PaymentRequest } from '../../ports/connector';
 import { NO_STREAM, type EventMetadata, type ExpectedVersion, type NewEvent } from '../../ports/event-store';
 import { callConnector, payerReturnUrl, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
@@ -34,11 +41,11 @@ export async function startPayment(
   const { store, clock } = deps;
   // Resolved and routed before anything is recorded: an unknown token or a payment no connector can
   // take must not burn the order id.
-  const card = await resolveCard(deps.vault, request.card, request.merchantId);
+  const paying = await instrumentOf(deps, request);
   const now = clock.now().toISOString();
   const recurring = recurringLinkOf(request, paymentId, now);
   const route = routeOf(deps.connectors, candidatesOf(deps.connectors, request), {
-    method: 'card',
+    method: request.method ? request.method.brand : 'card',
     currency: request.currency,
     kind: request.kind,
     amount: request.amount,
@@ -46,9 +53,6 @@ export async function startPayment(
   });
   const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
 
-  let token = request.card.kind === 'token' ? request.card.token : null;
-  if (!token && request.storeCard) token = await deps.vault.store(card, request.merchantId);
-  const snapshot: CardSnapshot = { mask: maskPan(card.number), brand: detectBrand(card.number), expMonth: card.expMonth, expYear: card.expYear, token };
   const initiatedEvents = paymentDecider.decide(
     {
       type: 'InitiatePayment',
@@ -62,7 +66,7 @@ export async function startPayment(
         currency: request.currency,
         amount: request.amount,
         amountText: request.amountText,
-        card: snapshot,
+        ...(await paying.recorded()),
         payer: request.payer,
         termUrl3ds: request.termUrl3ds,
         ...(request.termUrlTarget ? { termUrlTarget: request.termUrlTarget } : {}),
@@ -70,7 +74,7 @@ export async function startPayment(
         customData: request.customData,
         parameters: request.parameters,
         recurringInit: request.recurringInit,
-        cardSource: request.cardSource ?? (request.card.kind === 'token' ? 'card_token' : 'card_number'),
+        ...(request.card ? { cardSource: request.cardSource ?? (request.card.kind === 'token' ? 'card_token' : 'card_number') } : {}),
         ...(request.checkout ? { checkout: request.checkout } : {}),
         ...(request.browser ? { browser: request.browser } : {}),
         ...(recurring ? { recurring } : {}),
@@ -102,12 +106,14 @@ export async function startPayment(
     currency: request.currency,
     ...(request.payer.ip ? { payerIp: request.payer.ip } : {}),
     ...(request.payer.email ? { payerEmail: request.payer.email } : {}),
+    ...(request.payer.phone ? { payerPhone: request.payer.phone } : {}),
+    ...(request.payer.country ? { payerCountry: request.payer.country } : {}),
     ...(request.browser ? { browser: request.browser } : {}),
     returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
-    ...cardOnFileRequest(request, recurring),
+    ...(request.card ? cardOnFileRequest(request, recurring) : {}),
     ...(request.parameters ? { parameters: request.parameters } : {}),
   };
-  const instrument = { kind: 'card' as const, card: { ...card, cvv: request.card.kind === 'number' ? request.card.cvv : undefined } };
+  const instrument = paying.instrument;
   const stream = paymentStream(store);
   for (;;) {
     const name = connectorOf(existing(state));
@@ -125,4 +131,37 @@ export async function startPayment(
     // Cascaded: the payment is with the route's next connector and still waits for an answer.
     if (!recorded.newEvents.some((e) => e.type === 'PaymentCascaded')) return existing(state);
   }
+}
+
+/**
+ * What the payment is made with: what PaymentInitiated records of it (the card's mask and token, or
+ * the method) and what the connector is given (the card in memory, or the method's parameters).
+ */
+async function instrumentOf(
+  deps: PaymentDeps,
+  request: InternalSale,
+): Promise<{ instrument: PaymentInstrument; recorded(): Promise<{ card: CardSnapshot } | { method: MethodSnapshot }> }> {
+  if (request.method) {
+    const method = request.method;
+    return {
+      instrument: {
+        kind: 'method',
+        method: method.brand,
+        parameters: method.parameters,
+        ...(method.identifier !== undefined ? { identifier: method.identifier } : {}),
+      },
+      recorded: async () => ({ method }),
+    };
+  }
+  const saleCard = request.card;
+  const card = await resolveCard(deps.vault, saleCard, request.merchantId);
+  return {
+    instrument: { kind: 'card', card: { ...card, cvv: saleCard.kind === 'number' ? saleCard.cvv : undefined } },
+    // Kept in the vault only once the payment is routed: a payment no connector takes stores no card.
+    async recorded() {
+      let token = saleCard.kind === 'token' ? saleCard.token : null;
+      if (!token && request.storeCard) token = await deps.vault.store(card, request.merchantId);
+      return { card: { mask: maskPan(card.number), brand: detectBrand(card.number), expMonth: card.expMonth, expYear: card.expYear, token } };
+    },
+  };
 }
