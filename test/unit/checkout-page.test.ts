@@ -202,6 +202,7 @@ describe('hosted payment page rendering', () => {
         expect(html).to.include('<meta name="viewport" content="width=device-width, initial-scale=1">');
         expect(html).to.match(/<title>[^<]+<\/title>/);
         expect(html).to.match(/<link rel="stylesheet" href="\/checkout\/assets\/checkout\.css\?v=[0-9a-f]{12}">/);
+        expect(html, 'the gateway\'s icon').to.include('<link rel="icon" href="/favicon.ico" sizes="32x32">');
         expectNoInlineCode(html);
         // Code and styles: every script and stylesheet (a link the payer follows is navigation, not code).
         for (const [, url] of html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)) {
@@ -218,6 +219,7 @@ describe('hosted payment page rendering', () => {
       expect(html).to.include(`action="/gw/checkout/${SESSION_ID}/pay"`);
       expect(html).to.match(/href="\/gw\/checkout\/assets\/checkout\.css\?v=/);
       expect(html).to.match(/src="\/gw\/checkout\/assets\/checkout\.js\?v=/);
+      expect(html).to.include('<link rel="icon" href="/gw/favicon.ico" sizes="32x32">');
     });
 
     it('the policy forbids inline script and style and any other origin\'s code', () => {

@@ -22,6 +22,7 @@ function expectRealDocument(html: string): void {
   expect(html).to.include('<meta charset="utf-8">');
   expect(html).to.match(/<title>[^<]+<\/title>/);
   expect(html).to.match(/<style>[\s\S]+<\/style>/);
+  expect(html, 'the gateway\'s icon').to.include('<link rel="icon" href="/favicon.ico" sizes="32x32">');
   expect(inlineScripts(html)).to.deep.equal([]);
   expect(html).to.not.match(/\son[a-z]+=/i); // no inline event handlers either
 }

@@ -3,6 +3,7 @@
  * shop's name, and the "Secured by the gateway" note. Pure functions returning HTML; every value
  * from a merchant or payer goes through escapeHtml.
  */
+import { faviconLinks } from '../html/favicon';
 import { escapeHtml } from '../html/page-kit';
 import { CHECKOUT_ASSETS } from './assets';
 
@@ -57,6 +58,7 @@ export function renderDocument(options: DocumentOptions): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="format-detection" content="telephone=no">${refresh}
 <title>${escapeHtml(options.title)}</title>
+${faviconLinks(options.prefix)}
 <link rel="stylesheet" href="${escapeHtml(assetUrl(options.prefix, CHECKOUT_ASSETS.css))}">${scripts}
 </head>
 <body>

@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../../application/ports/clock';
 import { DomainError } from '../../domain/errors';
 import { isUuid } from '../../domain/ids';
 import { browserAttributesFrom } from '../html/browser-info';
+import { registerFaviconRoutes } from '../html/favicon';
 import { ASSET_CACHE_CONTROL, CHECKOUT_ASSETS } from './assets';
 import { asksBillingAddress, renderFormPage } from './form-page';
 import { gatewayPathPrefix, navigate, sendPage, type NavigateOptions } from './navigate';
@@ -25,6 +26,8 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
   const clock = deps.clock ?? systemClock;
   const notFound = (ctx: Koa.Context) => sendPage(ctx, 404, renderNotFoundPage(prefix));
 
+  // The icon every hosted page links (these pages and the kit's) is served with the page's own assets.
+  registerFaviconRoutes(router);
   for (const asset of [CHECKOUT_ASSETS.css, CHECKOUT_ASSETS.js]) {
     router.get(asset.path, (ctx) => {
       ctx.type = asset.type;

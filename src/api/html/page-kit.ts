@@ -6,6 +6,7 @@
  */
 
 import { BROWSER_FIELD_DEFAULTS } from './browser-info';
+import { faviconLinks } from './favicon';
 
 /**
  * Path the API serves AUTO_SUBMIT_JS from (with `Content-Type: text/javascript`): the one script of
@@ -104,6 +105,7 @@ export function renderHostedPage(options: { title: string; main: string; scripts
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${escapeHtml(options.title)}</title>
+${faviconLinks()}
 <style>${STYLES}</style>${scripts}
 </head>
 <body>

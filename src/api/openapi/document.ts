@@ -27,6 +27,7 @@ export const UNDOCUMENTED_ROUTES: ReadonlyArray<{ prefix: string; why: string }>
   { prefix: '/hosted-fields/', why: 'the card field frames and the card data they post, loaded by the hosted fields script' },
   { prefix: '/sdk/', why: 'the hosted fields script itself (docs/reference/checkout.md, The script)' },
   { prefix: '/assets/', why: 'scripts of the payer-facing pages' },
+  { prefix: '/favicon.', why: 'the icon of the payer-facing pages' },
   { prefix: '/payments/', why: "the payer's browser coming back from 3-D Secure or a provider's page" },
   { prefix: '/sandbox/', why: "the sandbox acquirer's own ACS and redirect pages" },
   { prefix: '/dashboard', why: "the operators' dashboard (pages behind a session)" },
