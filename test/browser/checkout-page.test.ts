@@ -128,6 +128,59 @@ describe('Hosted payment page in a browser', function () {
     });
   });
 
+  describe('on the payer\'s device', () => {
+    /** WCAG relative luminance of a computed `rgb(r, g, b)` colour. */
+    const luminanceOf = (rgb: string): number => {
+      const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const colours = (payer: { page: import('playwright-core').Page }, selector: string) =>
+      payer.page.locator(selector).first().evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.color, background: style.backgroundColor };
+      });
+
+    it('a device in dark mode gets a dark page with light text, the form and the decline readable (screenshots)', async () => {
+      const payer = await checkout({ order: { description: 'Two paperbacks and a bookmark' } }, { viewport: PHONE, colorScheme: 'dark' });
+
+      const body = await colours(payer, 'body');
+      const card = await colours(payer, '.card');
+      const input = await colours(payer, '#card_number');
+      expect(luminanceOf(body.background), `body background ${body.background}`).to.be.below(0.05);
+      expect(luminanceOf(card.background), `card ${card.background}`).to.be.below(0.05);
+      expect(luminanceOf(body.color), `text ${body.color}`).to.be.above(0.6);
+      expect(luminanceOf(input.color), `typed text ${input.color}`).to.be.above(0.6);
+      await screenshot(payer.page, 'checkout-form-dark-phone');
+
+      await payWith(payer.page, { expiry: '02/38' });
+      await payer.page.getByRole('alert').waitFor();
+      const notice = await colours(payer, '.notice');
+      const contrast = (luminanceOf(notice.color) + 0.05) / (luminanceOf(notice.background) + 0.05);
+      expect(contrast, `decline ${notice.color} on ${notice.background}`).to.be.at.least(4.5);
+      await screenshot(payer.page, 'checkout-declined-dark-phone');
+    });
+
+    it('a long order number stays on one line at 360 px, cut short with the whole number in its title', async () => {
+      const number = 'ORDER-2030-05-01-SHOP-EU-WEST-000000123456789';
+      const payer = await checkout({ order: { number } }, { viewport: { width: 360, height: 740 } });
+      const order = payer.page.locator('[data-order-number]');
+
+      const box = await order.evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        return { height: rect.height, right: rect.right, lineHeight: parseFloat(getComputedStyle(el).lineHeight) };
+      });
+      expect(box.height, 'one line').to.be.at.most(box.lineHeight * 1.5);
+      expect(box.right, 'inside the viewport').to.be.at.most(360);
+      expect(await pageWidth(payer.page)).to.be.at.most(360);
+      expect(await order.getAttribute('title')).to.equal(number);
+      expect(await order.textContent(), 'the whole number for copying and screen readers').to.equal(number);
+      await screenshot(payer.page, 'checkout-long-order-number-360');
+    });
+  });
+
   describe('the billing state rule (CA, US, JP, AU, IN only)', () => {
     it('US: a required state field; paying without it shows the error next to it', async () => {
       const payer = await checkout({ billing_address: { country: 'US', city: 'Springfield' } });

@@ -30,6 +30,8 @@ export interface Payer {
 export interface OpenOptions {
   viewport?: { width: number; height: number };
   javaScriptEnabled?: boolean;
+  /** The colour scheme the payer's device asks for (`prefers-color-scheme`). */
+  colorScheme?: 'light' | 'dark';
 }
 
 export interface CheckoutBrowserSuite {
@@ -91,6 +93,7 @@ export async function openCheckout(
     viewport: options.viewport ?? DESKTOP,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     locale: 'en-GB',
+    colorScheme: options.colorScheme ?? 'light',
   });
   const shopVisits: URL[] = [];
   await context.route(`${SHOP}/**`, (route) => {

@@ -61,7 +61,7 @@ describe('hosted payment page rendering', () => {
       expect(html).to.include('<span>1.005</span> <span class="currency">BHD</span>');
       expect(html).to.include('<dd data-merchant>Corner Bookshop</dd>');
       expect(html).to.include('<dd data-description>Tea</dd>');
-      expect(html).to.include('<dd data-order-number>A-1</dd>');
+      expect(html).to.include('<dd data-order-number title="A-1">A-1</dd>');
       expect(html).to.include('Time left to pay: <time data-time-left');
       expect(html).to.include('>1 hour</time>');
       expect(html).to.include('Secured by the gateway');

@@ -32,7 +32,7 @@ export function renderOrderSummary(model: CheckoutPageModel, now: Date): string 
     <dt>Description</dt>
     <dd data-description>${escapeHtml(order.description)}</dd>
     <dt>Order number</dt>
-    <dd data-order-number>${escapeHtml(order.number)}</dd>
+    <dd data-order-number title="${escapeHtml(order.number)}">${escapeHtml(order.number)}</dd>
   </dl>
   <p class="expires" data-seconds-left="${seconds}">${isCredit(model) ? 'Time left' : 'Time left to pay'}: <time data-time-left datetime="${escapeHtml(model.session.expiresAt)}">${escapeHtml(timeLeftText(minutes))}</time></p>
 </section>`;

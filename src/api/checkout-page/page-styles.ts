@@ -1,17 +1,27 @@
 /**
  * The hosted payment page's stylesheet, served from the gateway (`style-src 'self'`, no inline
  * styles). System fonts only: a payment page must not wait for, or leak the payer to, a font host.
- * Colours are chosen for contrast (text at least 4.5:1, field borders at least 3:1 on white).
+ * Colours are chosen for contrast (text at least 4.5:1, field borders at least 3:1), in the light
+ * scheme and in the dark one a payer's device may ask for, as on the gateway's other hosted pages.
  */
 export const CHECKOUT_PAGE_CSS = `
 :root {
-  color-scheme: light;
+  color-scheme: light dark;
   --bg: #f3f4f6; --card: #ffffff; --fg: #111827; --muted: #4b5563; --line: #e5e7eb;
   --field: #7c8491; --placeholder: #6b7280; --accent: #1d4ed8; --accent-dark: #1e40af; --accent-fg: #ffffff;
   --focus: rgba(29, 78, 216, 0.35); --summary: #f8fafc;
   --error: #b91c1c; --error-bg: #fef2f2; --error-line: #fecaca;
   --ok: #166534; --ok-bg: #f0fdf4;
   --radius: 14px;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --card: #161b22; --fg: #e6edf3; --muted: #9da7b3; --line: #30363d;
+    --field: #768390; --placeholder: #8b949e; --accent: #4493f8; --accent-dark: #6cb0ff; --accent-fg: #0d1117;
+    --focus: rgba(68, 147, 248, 0.45); --summary: #1c2128;
+    --error: #ff7b72; --error-bg: #2a1416; --error-line: #6e3630;
+    --ok: #3fb950; --ok-bg: #11261a;
+  }
 }
 *, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
@@ -46,6 +56,8 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .summary dt { color: var(--muted); font-size: 0.8125rem; margin-top: 1rem; }
 .summary dt:first-child { margin-top: 0; }
 .summary dd { margin: 0.1rem 0 0; font-weight: 550; overflow-wrap: anywhere; }
+/* One line at any width: a long order number is cut short, whole in its title and when copied. */
+.summary dd[data-order-number] { min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-variant-numeric: tabular-nums; }
 .expires { margin: 1.5rem 0 0; padding-top: 1.1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: 0.875rem; }
 .pay { padding: 2rem 2.25rem; }
 h1 { font-size: 1.375rem; line-height: 1.3; margin: 0 0 1.25rem; }
