@@ -7,7 +7,7 @@
  * (for SALE: JSON `result` not SUCCESS): a quick substring test on every body, plus a full JSON
  * parse of every 50th body to make sure the substring test is not fooling us.
  */
-import { saleCardHash } from '../../src/domain/signatures';
+import { apmSaleHash, saleCardHash } from '../../src/domain/signatures';
 
 // The load generator has no bundled type declarations; the small part used here is typed below.
 const generate: LoadGenerator = require('autocannon');
@@ -115,6 +115,31 @@ export function saleBodyFactory(
     next: () => `${prefix}${String(++counter).padStart(10, '0')}${suffix}`,
     sample: () => `${prefix}${'0'.repeat(10)}${suffix}`,
   };
+}
+
+/**
+ * S2S APM SALE bodies of the sandbox's redirect method, decided at once by the payer's email
+ * (`success@gmail.com` settles, decisions.md §7). The APM hash covers order_id, so each body is
+ * signed on its own.
+ */
+export function apmSaleBodyFactory(input: SaleFormInput, runTag: string): { next(): string; sample(): string } {
+  const head = new URLSearchParams({ action: 'SALE', client_key: input.clientKey, brand: 'sb-redirect' }).toString();
+  const fixed = new URLSearchParams({
+    order_amount: '10.00',
+    order_currency: 'USD',
+    order_description: 'Benchmark APM order',
+    identifier: 'bench-payer',
+    payer_email: 'success@gmail.com',
+    payer_ip: '203.0.113.10',
+    return_url: 'https://merchant.example.com/apm-return',
+  }).toString();
+  let counter = 0;
+  const body = (n: number) => {
+    const orderId = `bench-apm-${runTag}-${String(n).padStart(10, '0')}`;
+    const hash = apmSaleHash({ identifier: 'bench-payer', orderId, orderAmount: '10.00', orderCurrency: 'USD', password: input.password });
+    return `${head}&order_id=${orderId}&${fixed}&hash=${hash}`;
+  };
+  return { next: () => body(++counter), sample: () => body(0) };
 }
 
 export interface LoadSummary {

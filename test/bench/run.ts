@@ -6,6 +6,8 @@
  * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
+ * 3b. APM SALE: on the same gateway, once caught up, S2S APM SALEs of the sandbox's redirect method
+ *    decided at once by the payer's email (`load.ts`, apmSaleBodyFactory), beside the card SALE.
  * 3a. Session: signed Checkout `POST /api/v1/session` JSON against a fresh gateway child, with the
  *    SALE run's settings (`session.ts`), reported as req/s and as a ratio to the same baseline.
  * 4. Callbacks: the same SALE load with every SALE naming a local receiver as notification_url
@@ -41,7 +43,7 @@ import {
   stopServer,
   type ServerChild,
 } from './children';
-import { runLoad, saleBodyFactory, type LoadSummary } from './load';
+import { apmSaleBodyFactory, runLoad, saleBodyFactory, type LoadSummary } from './load';
 import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
 import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
@@ -161,6 +163,9 @@ async function benchBaseline(settings: Settings, nextBody: () => string): Promis
 
 interface SaleOutcome {
   load: LoadSummary;
+  /** S2S APM SALEs on the same gateway, after the card SALE run. */
+  apm: LoadSummary;
+  apmBodyBytes: number;
   catchUp: CatchUpResult;
   eventsAppended: string | null;
   bodyBytes: number;
@@ -231,6 +236,16 @@ async function benchSale(settings: Settings, runTag: string): Promise<SaleOutcom
     const eventsAppended = head === null ? null : (head - (headBefore ?? 0n)).toString();
     watch.close();
     watch = null;
+
+    // The same gateway, warm, for S2S APM SALEs decided at once (a short run: it is a comparison).
+    const apmBodies = apmSaleBodyFactory({ clientKey: merchant.client_key, password: merchant.password }, runTag);
+    const apmProbe = await postOnce(server.baseUrl, apmBodies.next());
+    if (apmProbe.status !== 200 || !apmProbe.body.includes('"result":"SUCCESS"')) {
+      throw new BenchFailure(`a single APM SALE did not succeed: HTTP ${apmProbe.status} ${apmProbe.body.slice(0, 500)}`);
+    }
+    const apm = await runLoad({ url, connections: settings.connections, durationS: settings.durationS, nextBody: apmBodies.next });
+    log(loadLine(`APM SALE (sb-redirect, settled at once), measured ${settings.durationS} s`, apm));
+    checkErrors('APM SALE', apm);
     await stopServer(server);
     const exitedAt = performance.now();
     let profile: string | null = null;
@@ -240,6 +255,8 @@ async function benchSale(settings: Settings, runTag: string): Promise<SaleOutcom
     }
     return {
       load,
+      apm,
+      apmBodyBytes: Buffer.byteLength(apmBodies.sample()),
       catchUp,
       eventsAppended,
       bodyBytes: Buffer.byteLength(bodies.sample()),
@@ -369,6 +386,11 @@ async function main(): Promise<number> {
   for (const r of rows.slice(1)) log(fmtRow(r));
   log(`  events appended during the measured SALE run: ${sale.eventsAppended ?? 'n/a'}`);
   log(
+    `  APM SALE (sb-redirect, decided at once): ${sale.apm.requestsPerSec.toFixed(0)} req/s, ` +
+      `${sale.load.requestsPerSec > 0 ? (sale.apm.requestsPerSec / sale.load.requestsPerSec).toFixed(3) : '-'} of the card SALE rate, ` +
+      `p50 ${sale.apm.latencyMs.p50} ms, p99 ${sale.apm.latencyMs.p99} ms (${sale.apmBodyBytes}-byte bodies)`,
+  );
+  log(
     `  session creation (POST /api/v1/session): ${session.load.requestsPerSec.toFixed(0)} req/s, ` +
       `${sessionRatio.toFixed(3)} of the baseline, p50 ${session.load.latencyMs.p50} ms, p99 ${session.load.latencyMs.p99} ms ` +
       `(${session.bodyBytes}-byte JSON bodies)`,
@@ -419,6 +441,7 @@ async function main(): Promise<number> {
     },
     baseline: loadJson(baseline),
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
+    apmSale: { ...loadJson(sale.apm), requestBodyBytes: sale.apmBodyBytes, ratioToCardSale: sale.load.requestsPerSec > 0 ? round(sale.apm.requestsPerSec / sale.load.requestsPerSec, 3) : null },
     session: { ...loadJson(session.load), requestBodyBytes: session.bodyBytes, ratioToBaseline: round(sessionRatio, 3) },
     projectionCatchUp: {
       delayMs: catchUpMs,
