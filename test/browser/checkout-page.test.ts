@@ -22,6 +22,9 @@ import {
   type OpenOptions,
 } from './checkout-payer';
 
+/** The browser's own, inside `evaluate` (the tests are compiled without the DOM's types). */
+declare const getComputedStyle: (element: unknown) => { color: string; backgroundColor: string; lineHeight: string };
+
 describe('Hosted payment page in a browser', function () {
   this.timeout(60_000);
   const suite = checkoutBrowserSuite('Corner Bookshop');
