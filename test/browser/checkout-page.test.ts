@@ -114,6 +114,29 @@ describe('Hosted payment page in a browser', function () {
       expect(attempts.map((e) => e.data.paymentId)).to.have.length(2).and.to.include(paymentId);
     });
 
+    it('after a decline the form comes back with the name, expiry and billing address typed, the card number and security code empty', async () => {
+      const payer = await checkout({ billing_address: { city: 'Springfield' }, customer: { email: 'doe@example.com' } });
+      const { page } = payer;
+      await page.getByLabel('Billing country').selectOption('US');
+      await page.getByLabel('State / province').fill('IL');
+      await fillCard(page, { number: '4111 1111 1111 1111', expiry: '02/38', cvv: '737', holder: 'Jane Q. Payer' });
+      const typedExpiry = await page.getByLabel('Expiry date').inputValue();
+
+      await payButton(page).click();
+      await page.getByRole('alert').waitFor();
+
+      expect(await page.getByLabel('Name on card').inputValue()).to.equal('Jane Q. Payer');
+      expect(await page.getByLabel('Expiry date').inputValue()).to.equal(typedExpiry);
+      expect(await page.getByLabel('Billing country').inputValue()).to.equal('US');
+      expect(await page.getByLabel('State / province').inputValue()).to.equal('IL');
+      expect(await page.getByLabel('State / province').isVisible()).to.equal(true);
+      expect(await page.getByLabel('Card number').inputValue()).to.equal('');
+      expect(await page.getByLabel('Security code').inputValue()).to.equal('');
+      const html = await page.content();
+      expect(html).to.not.include('4111 1111 1111 1111').and.to.not.match(/\b737\b/);
+      await screenshot(page, 'checkout-declined-kept');
+    });
+
     it('shows the form, then the decline, at desktop and phone widths (screenshots)', async () => {
       for (const [viewport, name] of [
         [DESKTOP, 'desktop'],

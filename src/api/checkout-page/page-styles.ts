@@ -56,8 +56,6 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .summary dt { color: var(--muted); font-size: 0.8125rem; margin-top: 1rem; }
 .summary dt:first-child { margin-top: 0; }
 .summary dd { margin: 0.1rem 0 0; font-weight: 550; overflow-wrap: anywhere; }
-/* One line at any width: a long order number is cut short, whole in its title and when copied. */
-.summary dd[data-order-number] { min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-variant-numeric: tabular-nums; }
 .expires { margin: 1.5rem 0 0; padding-top: 1.1rem; border-top: 1px solid var(--line); color: var(--muted); font-size: 0.875rem; }
 .pay { padding: 2rem 2.25rem; }
 h1 { font-size: 1.375rem; line-height: 1.3; margin: 0 0 1.25rem; }
@@ -121,6 +119,8 @@ a.primary { box-sizing: border-box; text-align: center; text-decoration: none; l
   .summary dl { display: grid; grid-template-columns: auto 1fr; gap: 0.35rem 1rem; }
   .summary dt { margin: 0; }
   .summary dd { margin: 0; text-align: right; }
+  /* Beside its label the order number keeps to one line: cut short, whole in its title and when copied. */
+  .summary dd[data-order-number] { min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .expires { margin-top: 0.9rem; padding-top: 0.75rem; }
   .pay { padding: 1.4rem 1.25rem 1.5rem; }
   .message { padding: 2rem 1.25rem; }

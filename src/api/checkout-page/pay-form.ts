@@ -74,12 +74,33 @@ export function readPayForm(
     payerIp: context.payerIp,
     ...(context.browser ? { browser: context.browser } : {}),
   };
-  const countryText = field('billing_country')?.trim().toUpperCase().slice(0, 2);
-  const kept: KeptValues = {
-    ...(expiryText && !mayHoldCardNumber(expiryText) && expiryText.length <= 9 ? { card_expiry: expiryText } : {}),
-    ...(holder !== undefined && !mayHoldCardNumber(holder) ? { card_holder: holder } : {}),
-    ...(countryText ? { billing_country: countryText } : {}),
-    ...(state && !mayHoldCardNumber(state) ? { billing_state: state } : {}),
-  };
+  const kept = keptValues({ card_expiry: expiryText, card_holder: holder, billing_country: field('billing_country'), billing_state: state });
   return { input, kept, problems };
+}
+
+/** The longest name or state a page shows again (the fields' own maxlength). */
+const MAX_KEPT_LENGTH = 100;
+
+/**
+ * What of the payer's typing may be shown again: the expiry, the name and the billing address,
+ * each only if it is text of a plausible length that cannot hold a card number. Whatever the
+ * values' source (this request's form, or the payer's cookie from an earlier attempt).
+ */
+export function keptValues(typed: Partial<Record<keyof KeptValues, unknown>>): KeptValues {
+  const text = (value: unknown, max: number): string | undefined => {
+    if (typeof value !== 'string') return undefined;
+    const trimmed = value.trim();
+    return trimmed && trimmed.length <= max && !mayHoldCardNumber(trimmed) ? trimmed : undefined;
+  };
+  const expiry = text(typed.card_expiry, 9);
+  // A name the payer cleared stays cleared, rather than the shop's prefilled one coming back.
+  const holder = typeof typed.card_holder === 'string' && !typed.card_holder.trim() ? '' : text(typed.card_holder, MAX_KEPT_LENGTH);
+  const country = typeof typed.billing_country === 'string' ? typed.billing_country.trim().toUpperCase().slice(0, 2) : '';
+  const state = text(typed.billing_state, MAX_KEPT_LENGTH);
+  return {
+    ...(expiry ? { card_expiry: expiry } : {}),
+    ...(holder !== undefined ? { card_holder: holder } : {}),
+    ...(/^[A-Z]{2}$/.test(country) ? { billing_country: country } : {}),
+    ...(state ? { billing_state: state } : {}),
+  };
 }

@@ -10,6 +10,7 @@ import { registerFaviconRoutes } from '../html/favicon';
 import { ASSET_CACHE_CONTROL, CHECKOUT_ASSETS } from './assets';
 import { asksBillingAddress, renderFormPage } from './form-page';
 import { gatewayPathPrefix, navigate, sendPage, type NavigateOptions } from './navigate';
+import { keepTyped, typedBefore } from './kept-fields';
 import { formReader, readPayForm } from './pay-form';
 import { renderNotFoundPage, renderUnavailablePage } from './render-page';
 import { renderProcessingPage } from './status-pages';
@@ -54,12 +55,18 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
   /** Hosted payment fields sessions take card data only through the shop's page. */
   const formAllowed = (model: CheckoutPageModel) => !model.session.hostedFields;
 
+  // Cookies for a gateway served over https are sent back over https only.
+  const secureCookies = deps.baseUrl.startsWith('https:');
+
   const showPage = async (ctx: Koa.Context, model: CheckoutPageModel) => {
     const options: NavigateOptions = { prefix, shopName: model.merchantName };
     switch (model.view) {
-      case 'form':
+      case 'form': {
         if (!formAllowed(model)) return notFound(ctx);
-        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix }));
+        // After a decline the payer tries again: what they typed (never the card number or CVV) is still there.
+        const kept = model.lastDecline ? typedBefore(ctx) : undefined;
+        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix, kept }));
+      }
       case 'processing':
         return sendPage(ctx, 200, renderProcessingPage(model, clock.now(), prefix));
       case 'elsewhere':
@@ -100,6 +107,10 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
       if (!outcome) return notFound(ctx);
       if (outcome.kind === 'invalid') {
         return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems }));
+      }
+      // Only an attempt that may bring the payer back to this form (a decline, a verification) keeps anything.
+      if (outcome.next.kind === 'page' || outcome.next.kind === 'payer_action') {
+        keepTyped(ctx, { prefix, sessionId, secure: secureCookies || ctx.secure }, form.kept);
       }
       navigate(ctx, outcome.next, { prefix, shopName: before.merchantName });
     }),
