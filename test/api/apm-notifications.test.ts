@@ -194,3 +194,21 @@ forEachStore(
   },
   { connectors: [new HoldingWalletProvider()] },
 );
+
+forEachStore(
+  'S2S APM: notifications and the limits on failed authentication',
+  (h) => {
+    it('Given forged notifications from one address, Then after the limit it is refused with 429 before its signature is looked at', async () => {
+      const merchant = await h().createMerchant();
+      const sale = await apmSale(h(), merchant, { brand: 'sb-app' });
+      const forged = providerNotification(h(), sale.body.trans_id, 'approve', { secret: randomBytes(32) });
+      expect((await postNotification(h(), 'sandbox-apm', forged)).status).to.equal(401);
+      expect((await postNotification(h(), 'sandbox-apm', forged)).status).to.equal(401);
+      const locked = await postNotification(h(), 'sandbox-apm', providerNotification(h(), sale.body.trans_id, 'approve'));
+      expect(locked.status).to.equal(429);
+      expect(locked.headers.get('retry-after')).to.match(/^\d+$/);
+      expect((await apmByTransId(h(), 'GET_TRANS_STATUS', merchant, sale.body.trans_id)).body.status).to.equal('PENDING');
+    });
+  },
+  { env: { AUTH_FAILURE_IP_LIMIT: '2' } },
+);

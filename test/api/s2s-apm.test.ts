@@ -101,6 +101,14 @@ forEachStore('S2S APM', (h) => {
       expect((await status(crypto.body.trans_id)).status).to.equal('PENDING');
     });
 
+    it('Given a payer who never confirms with the provider, When the payer-action timeout passes, Then the payment is DECLINED', async () => {
+      const res = await apmSale(h(), merchant, { brand: 'sb-app' });
+      await h().gateway.readModels.catchUpToHead();
+      (h().clock as TestClock).advance(16 * 60_000);
+      await expireAbandonedPayerActions({ candidates: h().gateway.readModels, payments: h().gateway.payments, clock: h().clock, logger: h().gateway.logger, timeoutMinutes: 15 });
+      expect(await status(res.body.trans_id)).to.include({ status: 'DECLINED', decline_reason: 'The payer did not confirm the payment in time' });
+    });
+
     it('Given sb-otp, When the payer approves with the code 123456, Then it settles; a wrong code decides nothing', async () => {
       const res = await apmSale(h(), merchant, { brand: 'sb-otp', payer_phone: '+441234567890' });
       const page = await h().request(res.body.redirect_url);
@@ -247,6 +255,14 @@ forEachStore('S2S APM', (h) => {
       const card = (await h().sale(merchant)).body.trans_id as string;
       expect((await h().status(merchant, card)).body).to.include({ result: 'SUCCESS', status: 'SETTLED', currency: 'USD' });
       expect((await apmByTransId(h(), 'GET_TRANS_STATUS', merchant, card)).body.error_message).to.equal('Hash is not valid');
+    });
+
+    it('Given Protocol Mapping fields switched on, Then the APM status lookup adds them: brand is the method, no card', async () => {
+      const mapped = await h().createMerchant({ protocolMapping: { fields: ['brand', 'card', 'payer_ip'] } });
+      const transId = (await apmSale(h(), mapped, { payer_email: 'success@gmail.com' })).body.trans_id as string;
+      const body = (await apmByTransId(h(), 'GET_TRANS_STATUS', mapped, transId)).body;
+      expect(body).to.include({ brand: 'sb-redirect', payer_ip: '198.51.100.7' });
+      expect(body).not.to.have.property('card');
     });
 
     it('Given an unknown trans_id, Then either formula is answered with the entity\'s not-found code', async () => {
