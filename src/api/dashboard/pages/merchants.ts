@@ -156,7 +156,7 @@ ${input({ label: LABELS['ip-allowlist'], name: 'ip-allowlist', value: v('ip-allo
 ${select({ label: LABELS.refunds, name: 'refunds', value: v('refunds') || 'on', options: ON_OFF, error: problems.refunds })}
 ${select({ label: LABELS['card-on-file'], name: 'card-on-file', value: v('card-on-file') || 'off', options: ON_OFF, hint: "A chain's first payment asks the acquirer for a card-on-file reference.", error: problems['card-on-file'] })}
 ${select({ label: LABELS['link-target'], name: 'link-target', value: v('link-target') || 'none', options: [['none', "none (the session's url_target)"], ...LINK_TARGETS.map((t): [string, string] => [t, t])], error: problems['link-target'] })}
-${input({ label: LABELS.connectors, name: 'connectors', value: v('connectors'), hint: `In routing order, separated by commas; this deployment has ${deps.connectorNames.join(', ')}. Empty: the sandbox.`, error: problems.connectors })}
+${input({ label: LABELS.connectors, name: 'connectors', value: v('connectors'), hint: `In routing order, separated by commas; this deployment has ${deps.connectorNames.join(', ')}. ${merchant ? 'Empty: unchanged.' : 'Empty: the sandbox.'}`, error: problems.connectors })}
 <h2>Protocol Mapping</h2>
 ${checkboxes({ legend: LABELS['callback-fields'], name: 'callback-fields', options: CALLBACK_FIELD_SWITCHES, checked: listed('callback-fields'), hint: 'Optional fields added to callbacks and status responses.', error: problems['callback-fields'] })}
 ${checkboxes({ legend: LABELS['return-params'], name: 'return-params', options: RETURN_PARAMETERS, checked: listed('return-params'), error: problems['return-params'] })}
