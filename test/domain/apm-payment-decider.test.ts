@@ -133,6 +133,14 @@ describe('payment decider, alternative methods', () => {
 
     it('Given a method payment its provider already decided by a notification, When the provider\'s own answer arrives, Then nothing is recorded', () => {
       spec.given([...initiated(), { ...settled }]).when(record({ outcome: 'pending', reference: REFERENCE })).thenNothing();
+      spec.given([...initiated(), { ...settled }]).when(record({ outcome: 'redirect', reference: REFERENCE, redirectUrl: PAGE })).thenNothing();
+    });
+
+    it('Given a method payment a notification already said is pending, When the provider\'s own answer shows a QR code, Then the code is still shown', () => {
+      spec
+        .given([...initiated('sb-qr'), pending])
+        .when(record({ outcome: 'redirect', reference: REFERENCE, redirectUrl: PAGE, display: 'qr', params: { qr_code: 'MDAwMjAx' }, expiresAt: QR_EXPIRES }))
+        .thenState({ phase: 'awaiting_redirect', status: 'PENDING', expiresAt: QR_EXPIRES });
     });
   });
 

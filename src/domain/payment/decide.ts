@@ -24,7 +24,11 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
   switch (command.type) {
     case 'RecordAuthorization':
       if (s.phase !== 'initiated' && s.phase !== 'outcome_unknown') {
-        // A provider may notify before its own answer to the request is recorded: what it notified stands.
+        // A provider may notify before its own answer to the request is recorded: what it notified
+        // stands, but a page it then names for the payer (a QR code) is still shown.
+        if (s.method && s.phase === 'awaiting_provider' && command.data.result.outcome === 'redirect') {
+          return authorizationEvents(s, command.data.result, command.data.now, 'authorization');
+        }
         if (s.method) return [];
         throw new DomainError('unexpected_outcome', `Authorization already decided (${s.phase})`);
       }
