@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { createSession, createSessionToken, postJson } from '../support/checkout-client';
-import { startTestGateway, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { startTestGateway, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { MAX_ATTEMPTS } from '../../src/domain/checkout/session-decide';
 
 /** The inline error of each field of a refused form. */
@@ -74,7 +74,7 @@ describe('the texts of the hosted page and the card frames', () => {
     expect(closing(last!)).to.deep.equal(['Payment not completed', 'The payment could not be completed. You can close this page.']);
 
     const clock = await createSession(t, merchant, { cancel_url: undefined, session_expiry: 1 });
-    (t.clock as { advance(ms: number): void }).advance(61_000);
+    (t.clock as TestClock).advance(61_000);
     expect(closing(await t.request(clock.redirectUrl))).to.deep.equal(['Payment session expired', 'The time to pay has run out.']);
   });
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { CheckoutService, NewSession, PayInput } from '../../src/application/checkout/checkout-service';
+import { HostedFieldsError, type CheckoutService, type NewSession, type PayInput } from '../../src/application/checkout/checkout-service';
 import { MAX_ATTEMPTS } from '../../src/domain/checkout/session-decide';
 import { checkoutSessionStreamId } from '../../src/domain/checkout/session-events';
 import { checkoutCallbackHash } from '../../src/domain/signatures';
@@ -67,7 +67,7 @@ forEachStore('Checkout service', (h) => {
     expect(first.next).to.deep.equal({ kind: 'page', url: checkout.pageUrl(session.sessionId) });
     const page = await checkout.pageModel(session.sessionId);
     expect(page).to.include({ view: 'form', attemptsLeft: MAX_ATTEMPTS - 1 });
-    expect(page!.lastDecline).to.be.a('string').and.not.empty;
+    expect(page!.lastDecline?.reason).to.be.a('string').and.not.empty;
 
     const second = await checkout.pay(session.sessionId, card('01'), 'test');
     if (second?.kind !== 'done') throw new Error('expected done');
@@ -103,7 +103,13 @@ forEachStore('Checkout service', (h) => {
     );
     expect(outcome?.kind).to.equal('invalid');
     if (outcome?.kind !== 'invalid') return;
-    expect(outcome.problems.map((p) => p.field).sort()).to.deep.equal(['billing_state', 'card_cvv', 'card_expiry', 'card_number']);
+    // Codes, not sentences: the pages word them (api/checkout-page/messages.ts).
+    expect(outcome.problems).to.have.deep.members([
+      { field: 'card_expiry', problem: 'invalid' },
+      { field: 'card_number', problem: 'invalid' },
+      { field: 'card_cvv', problem: 'invalid', digits: 3 },
+      { field: 'billing_state', problem: 'missing' },
+    ]);
     const stream = await h().gateway.store.readStream(checkoutSessionStreamId(session.sessionId));
     expect(stream.map((e) => e.type)).to.deep.equal(['CheckoutSessionCreated']);
   });
@@ -111,9 +117,9 @@ forEachStore('Checkout service', (h) => {
   it('asks for the security code the card brand prints: 4 digits on American Express, 3 on the others', async () => {
     const { session } = await checkout.createSession(newSession(merchant), 'test');
     const amex = await checkout.pay(session.sessionId, { card: { number: '378282246310005', expMonth: '01', expYear: '38', cvv: '123', holder: 'J' }, payerIp: '203.0.113.7' }, 'test');
-    expect(amex).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', message: 'Enter the 4 digit security code.' }] });
+    expect(amex).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', problem: 'invalid', digits: 4 }] });
     const visa = await checkout.pay(session.sessionId, { card: { number: '4111111111111111', expMonth: '01', expYear: '38', cvv: '1234', holder: 'J' }, payerIp: '203.0.113.7' }, 'test');
-    expect(visa).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', message: 'Enter the 3 digit security code.' }] });
+    expect(visa).to.deep.equal({ kind: 'invalid', problems: [{ field: 'card_cvv', problem: 'invalid', digits: 3 }] });
   });
 
   it('after session_expiry the page sends the payer to expiry_url, else cancel_url, and records the expiry', async () => {
@@ -176,16 +182,34 @@ forEachStore('Checkout service', (h) => {
 
   it('hosted payment fields: card data is taken once by the processing request, the name coming with it', async () => {
     const { token } = await checkout.createSession(newSession(merchant, { hostedFields: true, customer: {}, urls: { success: null, cancel: null, expiry: null, error: null, return: 'https://shop.example/return' } }), 'test');
-    expect(await checkout.holdCardData(token, { number: '4111111111111111', expMonth: '05', expYear: '2038', cvv: '123' })).to.include({ result: 'success' });
-    const result = await checkout.processHostedFields(token, 'purchase', { name: 'John Doe', callerIp: '198.51.100.1' }, 'test');
-    expect(result.result).to.equal('redirect');
-    expect(result.redirect_params).to.have.keys('PaReq', 'MD', 'TermUrl');
+    expect(await checkout.holdCardData(token, { number: '4111111111111112', expMonth: '05', expYear: '2038', cvv: '123' })).to.deep.equal({
+      held: false,
+      refusal: 'invalid_card',
+      problems: [{ field: 'card_number', problem: 'invalid' }],
+    });
+    expect(await checkout.holdCardData(token, { number: '4111111111111111', expMonth: '05', expYear: '2038', cvv: '123' })).to.deep.equal({ held: true });
+    const payment = await checkout.processHostedFields(token, 'purchase', { name: 'John Doe', callerIp: '198.51.100.1' }, 'test');
+    expect(payment?.phase).to.equal('awaiting_3ds');
+    expect(payment?.payerAction?.params).to.have.keys('PaReq', 'MD', 'TermUrl');
     let error: unknown;
     try {
       await checkout.processHostedFields(token, 'purchase', { name: 'John Doe', callerIp: '198.51.100.1' }, 'test');
     } catch (e) {
       error = e;
     }
-    expect(error).to.be.an('error');
+    expect(error).to.be.instanceOf(HostedFieldsError).and.to.deep.include({ refusal: { problem: 'session', code: 'payment_in_progress' } });
+    expect(await checkout.holdCardData('forged', { number: '4111111111111111', expMonth: '05', expYear: '2038', cvv: '123' })).to.deep.equal({
+      held: false,
+      refusal: 'invalid_token',
+    });
+  });
+
+  it('a session with no URL for how it ended says so as a code, for the page to word', async () => {
+    const { session } = await checkout.createSession(
+      newSession(merchant, { urls: { success: 'https://shop.example/ok', cancel: null, expiry: null, error: null, return: null } }),
+      'test',
+    );
+
+    expect(await checkout.cancel(session.sessionId, 'test')).to.deep.equal({ kind: 'closed', ending: 'cancelled' });
   });
 });

@@ -109,7 +109,7 @@ describe('hosted payment page routes', () => {
     });
 
     it('a session with nowhere to go back to: a page saying how it ended', async () => {
-      stub.model = modelOf({ view: 'elsewhere', next: { kind: 'closed', title: 'Payment cancelled', message: 'The payment was cancelled. You can close this page.' } });
+      stub.model = modelOf({ view: 'elsewhere', next: { kind: 'closed', ending: 'cancelled' } });
       const res = await get(`/checkout/${SESSION_ID}`);
 
       expect(res.status).to.equal(200);
@@ -163,7 +163,7 @@ describe('hosted payment page routes', () => {
     });
 
     it('a refused form: HTTP 422, the problems shown, the card number and CVV nowhere in the page', async () => {
-      stub.pay = { kind: 'invalid', problems: [{ field: 'card_expiry', message: 'Enter a valid expiry date (MM / YY) that has not passed.' }] };
+      stub.pay = { kind: 'invalid', problems: [{ field: 'card_expiry', problem: 'invalid' }] };
       const res = await post(`/checkout/${SESSION_ID}/pay`, { ...fields, card_number: '4111111111111111' });
 
       expect(res.status).to.equal(422);

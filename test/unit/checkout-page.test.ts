@@ -109,7 +109,7 @@ describe('hosted payment page rendering', () => {
     });
 
     it('after a decline: the reason, the invitation to retry and the attempts left, focused for screen readers', () => {
-      const html = renderFormPage({ model: modelOf({ lastDecline: 'Insufficient funds.', attemptsLeft: 1 }), now: NOW, prefix: '' });
+      const html = renderFormPage({ model: modelOf({ lastDecline: { reason: 'Insufficient funds.' }, attemptsLeft: 1 }), now: NOW, prefix: '' });
 
       expect(html).to.include('<strong>Your payment was declined: Insufficient funds.</strong> Please try again or use another card.');
       expect(html).to.include('You have 1 attempt left.');
@@ -131,8 +131,8 @@ describe('hosted payment page rendering', () => {
       prefix: '',
       kept: form.kept,
       problems: [
-        { field: 'card_expiry', message: 'Enter a valid expiry date (MM / YY) that has not passed.' },
-        { field: 'card_cvv', message: 'Enter the 3 or 4 digit security code.' },
+        { field: 'card_expiry', problem: 'invalid' },
+        { field: 'card_cvv', problem: 'invalid', digits: null },
       ],
     });
 
@@ -160,7 +160,7 @@ describe('hosted payment page rendering', () => {
 
   describe('nothing from the shop or the payer becomes markup', () => {
     const hostileModel = modelOf(
-      { merchantName: HOSTILE, holderName: HOSTILE, lastDecline: HOSTILE },
+      { merchantName: HOSTILE, holderName: HOSTILE, lastDecline: { reason: HOSTILE } },
       { order: { number: HOSTILE, amount: 1050, amountText: '10.50', currency: 'USD', description: HOSTILE } },
     );
     const pages: Record<string, string> = {
@@ -170,7 +170,7 @@ describe('hosted payment page rendering', () => {
         now: NOW,
         prefix: '',
         kept: { card_expiry: HOSTILE, card_holder: HOSTILE, billing_state: HOSTILE, billing_country: HOSTILE },
-        problems: [{ field: 'card_holder', message: HOSTILE }],
+        problems: [{ field: 'card_holder', problem: 'missing' }],
       }),
       processing: renderProcessingPage({ ...hostileModel, view: 'processing' }, NOW, ''),
       closed: renderClosedPage({ title: HOSTILE, message: HOSTILE }, '', HOSTILE),
@@ -307,7 +307,7 @@ describe('hosted payment page rendering', () => {
       const unknown = readPayForm(formReader({ billing_country: 'XX' }), { payerIp: '203.0.113.9' });
       const given = readPayForm(formReader({}), { payerIp: '203.0.113.9', sessionCountry: 'GB' });
 
-      expect(missing.problems).to.deep.equal([{ field: 'billing_country', message: 'Select the country of your billing address.' }]);
+      expect(missing.problems).to.deep.equal([{ field: 'billing_country', problem: 'missing' }]);
       expect(unknown.problems).to.have.length(1);
       expect(given.problems).to.deep.equal([]);
     });

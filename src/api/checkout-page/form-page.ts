@@ -6,10 +6,11 @@
  * After a refused submit the form comes back with the problems next to their fields and the
  * harmless values kept. The card number and CVV are never written back into the page.
  */
-import { STATE_COUNTRIES, needsBillingState, type CheckoutPageModel, type FieldProblem } from '../../application/checkout/checkout-service';
+import { STATE_COUNTRIES, needsBillingState, type CheckoutPageModel, type FieldName, type FieldProblem } from '../../application/checkout/checkout-service';
 import { browserInfoInputs, escapeHtml } from '../html/page-kit';
 import { COUNTRIES } from './countries';
 import { amountText, isCredit, renderOrderSummary } from './order-summary';
+import { declineReasonText, fieldProblemText } from './messages';
 import { LOCK_ICON, renderDocument } from './render-page';
 
 /** What the payer typed that may be shown again. */
@@ -28,8 +29,6 @@ export interface FormPageInput {
   kept?: KeptValues;
   problems?: FieldProblem[];
 }
-
-type FieldName = FieldProblem['field'];
 
 /** The form's fields, top to bottom: the order the problem summary lists them in. */
 const FIELD_ORDER: readonly FieldName[] = ['card_number', 'card_expiry', 'card_cvv', 'card_holder', 'billing_country', 'billing_state'];
@@ -72,7 +71,10 @@ export function renderFormPage(input: FormPageInput): string {
   const session = model.session;
   const credit = isCredit(model);
   const amount = amountText(model);
-  const errorOf = (name: FieldName): string | undefined => problems.find((p) => p.field === name)?.message;
+  const errorOf = (name: FieldName): string | undefined => {
+    const problem = problems.find((p) => p.field === name);
+    return problem ? fieldProblemText(problem) : undefined;
+  };
   const firstProblem = FIELD_ORDER.find((name) => errorOf(name));
   const focus = (name: FieldName): boolean => firstProblem === name;
 
@@ -122,7 +124,7 @@ export function renderFormPage(input: FormPageInput): string {
       name: 'card_holder',
       label: 'Name on card',
       error: errorOf('card_holder'),
-      control: `<input type="text" autocomplete="cc-name" autocapitalize="words" spellcheck="false" maxlength="100"${holderRequired ? ' required' : ''} value="${escapeHtml(holderValue)}" data-empty-message="Enter the name on the card." ${inputAttributes('card_holder', errorOf('card_holder'), focus('card_holder'))}>`,
+      control: `<input type="text" autocomplete="cc-name" autocapitalize="words" spellcheck="false" maxlength="100"${holderRequired ? ' required' : ''} value="${escapeHtml(holderValue)}" data-empty-message="${escapeHtml(fieldProblemText({ field: 'card_holder', problem: 'missing' }))}" ${inputAttributes('card_holder', errorOf('card_holder'), focus('card_holder'))}>`,
     }),
   );
 
@@ -131,7 +133,7 @@ export function renderFormPage(input: FormPageInput): string {
   const notices: string[] = [];
   if (problems.length) {
     const items = FIELD_ORDER.flatMap((name) => problems.filter((p) => p.field === name))
-      .map((p) => `<li><a href="#${p.field}">${escapeHtml(p.message)}</a></li>`)
+      .map((p) => `<li><a href="#${p.field}">${escapeHtml(fieldProblemText(p))}</a></li>`)
       .join('');
     const reenter = model.needs.cardNumber && !model.storedCardMask
       ? `\n  <p>For your security, enter your card number${model.needs.cvv ? ' and security code' : ''} again.</p>`
@@ -142,7 +144,7 @@ export function renderFormPage(input: FormPageInput): string {
 </div>`);
   } else if (model.lastDecline) {
     notices.push(`<div class="notice" id="decline" role="alert" tabindex="-1" data-focus-on-load>
-  <p><strong>${escapeHtml(declineSentence(model.lastDecline))}</strong> Please try again or use another card.</p>
+  <p><strong>${escapeHtml(declineSentence(declineReasonText(model.lastDecline.reason)))}</strong> Please try again or use another card.</p>
   <p>${escapeHtml(attemptsSentence(model.attemptsLeft))}</p>
 </div>`);
   }

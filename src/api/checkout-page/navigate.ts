@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import type { PayerDestination } from '../../application/checkout/checkout-service';
 import { HOSTED_PAGE_CSP } from '../html/page-kit';
 import { renderAutoPostForm } from '../html/auto-post';
+import { endingText } from './messages';
 import { CHECKOUT_PAGE_CSP } from './render-page';
 import { renderClosedPage, renderReturningPage } from './status-pages';
 
@@ -54,7 +55,7 @@ export function navigate(ctx: Koa.Context, destination: PayerDestination, option
       return sendPage(ctx, 200, renderAutoPostForm(action.url, action.params, { title: 'Verifying your card' }), HOSTED_PAGE_CSP);
     }
     case 'closed':
-      return sendPage(ctx, 200, renderClosedPage(destination, prefix, options.shopName));
+      return sendPage(ctx, 200, renderClosedPage(endingText(destination), prefix, options.shopName));
     default: {
       const unreachable: never = destination;
       return unreachable;

@@ -56,7 +56,7 @@ export function readPayForm(
   if (asksAddress && !context.sessionCountry) {
     country = field('billing_country')?.trim().toUpperCase() || undefined;
     if (!country || !isCountryCode(country)) {
-      problems.push({ field: 'billing_country', message: 'Select the country of your billing address.' });
+      problems.push({ field: 'billing_country', problem: 'missing' });
       country = undefined;
     }
   }

@@ -7,11 +7,12 @@
  * name rebound to the gateway would make any page "same host". Card data is neither logged nor echoed.
  */
 import type Koa from 'koa';
-import type { CheckoutService } from '../../application/checkout/checkout-service';
+import type { CardDataAnswer, CheckoutService } from '../../application/checkout/checkout-service';
+import { CARD_DATA_NOT_VALID, CARD_DATA_SAVED, INVALID_SESSION_TOKEN, cardDataProblemsText, sessionRefusalText } from '../checkout-page/messages';
 import type { Validator } from '../validation';
 import { setRetryAfter, type AuthThrottle } from '../auth-throttle';
 import { TOO_MANY_AUTH_FAILURES } from '../errors';
-import { INVALID_SESSION_TOKEN, SESSION_TOKEN_SUBJECT } from './processing';
+import { SESSION_TOKEN_SUBJECT } from './processing';
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +20,23 @@ type Json = Record<string, unknown>;
 export function expiryParts(value: string): { expMonth: string; expYear: string } {
   const m = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
   return m ? { expMonth: m[1], expYear: m[2] } : { expMonth: '', expYear: '' };
+}
+
+/** The frame's answer: `success` once the gateway holds the card, else `undefined` and why. */
+function answerOf(answer: CardDataAnswer): { result: 'success' | 'undefined'; message: string } {
+  if (answer.held) return { result: 'success', message: CARD_DATA_SAVED };
+  switch (answer.refusal) {
+    case 'invalid_token':
+      return { result: 'undefined', message: INVALID_SESSION_TOKEN };
+    case 'session':
+      return { result: 'undefined', message: sessionRefusalText(answer.code) };
+    case 'invalid_card':
+      return { result: 'undefined', message: cardDataProblemsText(answer.problems) };
+    default: {
+      const unreachable: never = answer;
+      return unreachable;
+    }
+  }
 }
 
 function refuse(ctx: Koa.Context, status: number, message: string): void {
@@ -37,9 +55,9 @@ export function cardDataHandler(deps: {
     if ((site && site !== 'same-origin') || ctx.get('Origin') !== deps.gatewayOrigin) {
       return refuse(ctx, 403, 'Card data is accepted from the payment fields only.');
     }
-    if (!ctx.is('application/json')) return refuse(ctx, 400, 'The card data is not valid.');
+    if (!ctx.is('application/json')) return refuse(ctx, 400, CARD_DATA_NOT_VALID);
     const body = ((ctx.request as { body?: unknown }).body ?? {}) as Json;
-    if (deps.validate(body).length) return refuse(ctx, 400, 'The card data is not valid.');
+    if (deps.validate(body).length) return refuse(ctx, 400, CARD_DATA_NOT_VALID);
     // Forged session tokens are counted per address, like on the processing endpoints.
     const refusal = deps.throttle?.admit(ctx.ip, SESSION_TOKEN_SUBJECT);
     if (refusal) {
@@ -48,8 +66,8 @@ export function cardDataHandler(deps: {
     }
     const { token, number, expiry, cvv } = body as Record<'token' | 'number' | 'expiry' | 'cvv', string>;
     const answer = await deps.checkout.holdCardData(token, { number, ...expiryParts(expiry), cvv });
-    if (answer.result === 'undefined' && answer.message === INVALID_SESSION_TOKEN) deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+    if (!answer.held && answer.refusal === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
     else deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
-    ctx.body = answer;
+    ctx.body = answerOf(answer);
   };
 }

@@ -5,6 +5,8 @@
  */
 import type Koa from 'koa';
 import { HostedFieldsError, type CheckoutService } from '../../application/checkout/checkout-service';
+import type { ExistingPayment, PaymentPhase } from '../../domain/payment/state';
+import { INVALID_SESSION_TOKEN, declineReasonText, hostedFieldsRefusalText } from '../checkout-page/messages';
 import type { BrowserAttributes } from '../../domain/payment/events';
 import type { SessionAddress } from '../../domain/checkout/session-events';
 import { errors, type FieldError } from '../errors';
@@ -15,9 +17,6 @@ import { admitOrRefuse, type AuthSubject, type AuthThrottle } from '../auth-thro
 type Json = Record<string, unknown>;
 
 const MAX_TOKEN_LENGTH = 200;
-
-/** What the checkout service answers for a token that names no hosted-fields session (forged or unknown). */
-export const INVALID_SESSION_TOKEN = 'The session token is not valid.';
 
 /** Session tokens are counted per address: a forged token names no one to count it against. */
 export const SESSION_TOKEN_SUBJECT: AuthSubject = { kind: 'session-token' };
@@ -87,6 +86,43 @@ function billingOf(address: Json | undefined): SessionAddress | undefined {
   return present.length ? (Object.fromEntries(present) as SessionAddress) : undefined;
 }
 
+export type ProcessingAnswer = {
+  result: 'success' | 'decline' | 'redirect' | 'waiting' | 'undefined';
+  redirect_url?: string;
+  redirect_params?: Record<string, string>;
+  decline_message?: string;
+  public_id?: string;
+};
+
+/** The processing response, from where the attempt's payment stands. */
+export function processingAnswerOf(p: ExistingPayment): ProcessingAnswer {
+  const base = { public_id: p.paymentId };
+  const phase: PaymentPhase = p.phase;
+  switch (phase) {
+    case 'settled':
+    case 'authorized':
+    case 'refunded':
+    case 'voided':
+    case 'reversed':
+      return { result: 'success', ...base };
+    case 'declined':
+      return { result: 'decline', decline_message: declineReasonText(p.declineReason), ...base };
+    case 'awaiting_3ds':
+      return { result: 'redirect', redirect_url: p.payerAction!.url, redirect_params: { ...p.payerAction!.params }, ...base };
+    case 'awaiting_redirect':
+      // No parameters: the payer's browser follows the URL by GET.
+      return { result: 'redirect', redirect_url: p.payerAction!.url, ...base };
+    case 'initiated':
+    case 'outcome_unknown':
+    case 'awaiting_provider':
+      return { result: 'waiting', ...base };
+    default: {
+      const unreachable: never = phase;
+      return unreachable;
+    }
+  }
+}
+
 export function processingHandler(
   operation: 'purchase' | 'debit',
   deps: { checkout: CheckoutService; validate: Validator; throttle?: AuthThrottle },
@@ -107,7 +143,7 @@ export function processingHandler(
     admitOrRefuse(ctx, deps.throttle, SESSION_TOKEN_SUBJECT);
 
     try {
-      ctx.body = await deps.checkout.processHostedFields(
+      const payment = await deps.checkout.processHostedFields(
         token,
         operation,
         {
@@ -120,13 +156,13 @@ export function processingHandler(
         },
         ctx.state.requestId,
       );
+      ctx.body = payment ? processingAnswerOf(payment) : { result: 'undefined' };
       deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
     } catch (error) {
-      if (error instanceof HostedFieldsError && error.field === 'Token' && error.message === INVALID_SESSION_TOKEN) {
-        deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
-      }
-      if (error instanceof HostedFieldsError) throw errors.invalid([errors.field(error.field, error.message)]);
-      throw error;
+      if (!(error instanceof HostedFieldsError)) throw error;
+      if (error.refusal.problem === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+      const { field, message } = hostedFieldsRefusalText(error.refusal);
+      throw errors.invalid([errors.field(field, message)]);
     }
   };
 }

@@ -37,6 +37,9 @@ import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type
 import type { ScheduleService } from '../schedules/schedule-service';
 import type { PendingCardData } from '../ports/pending-card-data';
 import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
+import type { CardDataAnswer, FieldProblem, HostedFieldsRefusal, SessionEnding } from './problems';
+
+export type { CardDataAnswer, FieldName, FieldProblem, HostedFieldsRefusal, SessionEnding, SessionRefusal } from './problems';
 
 /** Billing state is asked for (and checked) only for these countries (spec, Customer and addresses). */
 export const STATE_COUNTRIES: readonly string[] = ['CA', 'US', 'JP', 'AU', 'IN'];
@@ -67,7 +70,7 @@ export type PayerDestination =
   /** The 3DS ACS (auto-posted form) or the redirect page of the acquirer. */
   | { kind: 'payer_action'; action: PayerAction }
   /** Nothing to go back to: the merchant gave no URL for this ending. */
-  | { kind: 'closed'; title: string; message: string };
+  | ({ kind: 'closed' } & SessionEnding);
 
 export interface CardInput {
   /** Absent when the session credits a stored card (`card_token`). */
@@ -89,11 +92,6 @@ export interface PayInput {
   payerIp: string;
 }
 
-export interface FieldProblem {
-  field: 'card_number' | 'card_expiry' | 'card_cvv' | 'card_holder' | 'billing_state' | 'billing_country';
-  message: string;
-}
-
 export type PayOutcome = { kind: 'invalid'; problems: FieldProblem[] } | { kind: 'done'; payment: ExistingPayment | null; next: PayerDestination };
 
 export interface CheckoutPageModel {
@@ -105,8 +103,8 @@ export interface CheckoutPageModel {
    */
   view: 'form' | 'processing' | 'elsewhere';
   next?: PayerDestination;
-  /** Reason of the latest attempt's decline, shown above the form. */
-  lastDecline: string | null;
+  /** The latest attempt was declined: the acquirer's reason, when it gave one, is shown above the form. */
+  lastDecline: { reason: string | null } | null;
   attemptsLeft: number;
   /** What the form asks for. */
   needs: { cardNumber: boolean; cvv: boolean; billingState: boolean };
@@ -116,20 +114,10 @@ export interface CheckoutPageModel {
   holderName: string;
 }
 
-export type HostedFieldsResult = {
-  result: 'success' | 'decline' | 'redirect' | 'waiting' | 'undefined';
-  redirect_url?: string;
-  redirect_params?: Record<string, string>;
-  decline_message?: string;
-  public_id?: string;
-};
-
+/** A hosted payment fields processing request that cannot be processed; the API words the refusal. */
 export class HostedFieldsError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
+  constructor(readonly refusal: HostedFieldsRefusal) {
+    super(`Hosted payment fields request refused: ${refusal.problem}`);
     this.name = 'HostedFieldsError';
   }
 }
@@ -246,7 +234,7 @@ export class CheckoutService {
     const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken, session.merchantId) : null;
     const base = {
       merchantName: merchant.name,
-      lastDecline: latest?.phase === 'declined' ? latest.declineReason ?? 'Declined' : null,
+      lastDecline: latest?.phase === 'declined' ? { reason: latest.declineReason ?? null } : null,
       attemptsLeft: Math.max(0, MAX_ATTEMPTS - session.attempts.length),
       needs: {
         cardNumber: !session.cardToken,
@@ -277,7 +265,7 @@ export class CheckoutService {
     const card = await this.cardOf(session, input.card, problems);
     const country = session.billingAddress.country ?? input.billing?.country;
     const billingState = needsBillingState(country) ? (session.billingAddress.state ?? input.billing?.state?.trim()) : undefined;
-    if (needsBillingState(country) && !billingState) problems.push({ field: 'billing_state', message: 'Enter the state or province of your billing address.' });
+    if (needsBillingState(country) && !billingState) problems.push({ field: 'billing_state', problem: 'missing' });
     if (problems.length || !card) return { kind: 'invalid', problems };
     const payer = this.payerOf(session, { ip: input.payerIp, email: input.email, country, state: billingState });
     return this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
@@ -341,22 +329,20 @@ export class CheckoutService {
   /** Where the payer goes once the ACS or redirect page decided a Checkout payment. */
   async afterPayerAction(payment: ExistingPayment): Promise<PayerDestination> {
     const session = payment.checkout ? await this.session(payment.checkout.sessionId) : null;
-    if (!session) return { kind: 'closed', title: 'Payment finished', message: 'You can close this page.' };
+    if (!session) return { kind: 'closed', ending: 'finished' };
     return this.destination(session, payment, await this.merchant(session.merchantId));
   }
 
   /** Hosted payment fields: the gateway's iframes hand over what the payer typed. */
-  async holdCardData(token: unknown, input: CardInput): Promise<{ result: 'success' | 'undefined'; message: string }> {
+  async holdCardData(token: unknown, input: CardInput): Promise<CardDataAnswer> {
     const session = await this.sessionByToken(token);
-    if (!session || !session.hostedFields) return { result: 'undefined', message: 'The session token is not valid.' };
+    if (!session || !session.hostedFields) return { held: false, refusal: 'invalid_token' };
     const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
-    if (refusal) return { result: 'undefined', message: refusal.message };
+    if (refusal) return { held: false, refusal: 'session', code: refusal.code };
     const problems: FieldProblem[] = [];
     // The cardholder's name arrives later, as `name` of the merchant's processing request.
     const card = await this.cardOf(session, input, problems, { holderRequired: false });
-    if (!card || card.kind !== 'number' || problems.length) {
-      return { result: 'undefined', message: problems.map((p) => p.message).join(' ') || 'The card data is not valid.' };
-    }
+    if (!card || card.kind !== 'number' || problems.length) return { held: false, refusal: 'invalid_card', problems };
     await this.deps.pendingCards.hold(session.sessionId, {
       number: card.number,
       expMonth: card.expMonth,
@@ -364,13 +350,13 @@ export class CheckoutService {
       cvv: card.cvv,
       holder: card.holder,
     });
-    return { result: 'success', message: 'Card data saved.' };
+    return { held: true };
   }
 
   /**
-   * `POST /api/v1/processing/{purchase,debit}/card`: pays with the card the iframes handed over.
-   * Throws HostedFieldsError for a request that cannot be processed (bad token, wrong endpoint,
-   * no card data).
+   * `POST /api/v1/processing/{purchase,debit}/card`: pays with the card the iframes handed over, and
+   * answers with the attempt's payment (null: none was started). Throws HostedFieldsError for a
+   * request that cannot be processed (bad token, wrong endpoint, no card data).
    */
   async processHostedFields(
     token: unknown,
@@ -384,18 +370,16 @@ export class CheckoutService {
       callerIp: string;
     },
     correlationId: string,
-  ): Promise<HostedFieldsResult> {
+  ): Promise<ExistingPayment | null> {
     const sessionId = sessionIdOfToken(this.deps.tokenSecret, token);
     const loaded = sessionId ? await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider) : null;
-    if (!loaded?.state.exists || !loaded.state.hostedFields) throw new HostedFieldsError('Token', 'The session token is not valid.');
+    if (!loaded?.state.exists || !loaded.state.hostedFields) throw new HostedFieldsError({ problem: 'invalid_token' });
     const session = loaded.state;
-    if (session.operation !== operation) {
-      throw new HostedFieldsError('operation', `This session is for the ${session.operation} operation; use /api/v1/processing/${session.operation}/card.`);
-    }
+    if (session.operation !== operation) throw new HostedFieldsError({ problem: 'wrong_operation', operation: session.operation });
     const refusal = paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now());
-    if (refusal) throw new HostedFieldsError('Token', refusal.message);
+    if (refusal) throw new HostedFieldsError({ problem: 'session', code: refusal.code });
     const held: CardData | null = await this.deps.pendingCards.take(session.sessionId);
-    if (!held) throw new HostedFieldsError('card', 'No card data was collected for this session: call collectIframesData() first.');
+    if (!held) throw new HostedFieldsError({ problem: 'no_card_data' });
     const card: SaleCard = { kind: 'number', number: held.number, expMonth: held.expMonth, expYear: held.expYear, cvv: held.cvv, holder: input.name };
     const billing = { ...session.billingAddress, ...(input.billing ?? {}) };
     const payer = this.payerOf(
@@ -403,10 +387,7 @@ export class CheckoutService {
       { ip: input.callerIp, email: input.email, birthDate: input.birthDay, country: billing.country, state: needsBillingState(billing.country) ? billing.state : undefined },
     );
     const outcome = await this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
-    if (outcome.kind !== 'done' || !outcome.payment) {
-      return { result: 'undefined' };
-    }
-    return hostedFieldsResultOf(outcome.payment);
+    return outcome.kind === 'done' ? outcome.payment : null;
   }
 
   private async attempt(
@@ -525,7 +506,7 @@ export class CheckoutService {
   private async destination(session: ExistingSession, latest: ExistingPayment | null, merchant: MerchantAccount): Promise<PayerDestination> {
     const now = this.now();
     const urls = session.urls;
-    const back = (url: string | null, payment: ExistingPayment | null, closed: { title: string; message: string }): PayerDestination =>
+    const back = (url: string | null, payment: ExistingPayment | null, closed: SessionEnding): PayerDestination =>
       url
         ? { kind: 'merchant', url: this.withReturnParameters(url, session, payment, merchant), target: merchant.overrideLinkTarget ?? session.urlTarget }
         : { kind: 'closed', ...closed };
@@ -533,26 +514,20 @@ export class CheckoutService {
     if (phase === 'awaiting_3ds' || phase === 'awaiting_redirect') return { kind: 'payer_action', action: latest!.payerAction! };
     if (phase === 'initiated' || phase === 'outcome_unknown') return { kind: 'page', url: this.pageUrl(session.sessionId) };
     if (phase !== null && phase !== 'declined') {
-      return back(session.hostedFields ? (urls.return ?? urls.success) : urls.success, latest, {
-        title: 'Payment complete',
-        message: 'Your payment was accepted. You can close this page.',
-      });
+      return back(session.hostedFields ? (urls.return ?? urls.success) : urls.success, latest, { ending: 'paid' });
     }
     if (session.hostedFields && latest) {
       // Hosted payment fields: the merchant's page shows the decline (it also has the callback).
-      return back(urls.return ?? urls.error ?? urls.cancel, latest, { title: 'Payment declined', message: latest.declineReason ?? 'Declined' });
+      return back(urls.return ?? urls.error ?? urls.cancel, latest, { ending: 'declined', declineReason: latest.declineReason ?? null });
     }
     if (session.status === 'cancelled') {
-      return back(urls.cancel, latest, { title: 'Payment cancelled', message: 'The payment was cancelled. You can close this page.' });
+      return back(urls.cancel, latest, { ending: 'cancelled' });
     }
     if (session.status === 'expired' || isExpired(session, now)) {
-      return back(urls.expiry ?? urls.cancel, latest, { title: 'Payment session expired', message: 'The time to pay has run out.' });
+      return back(urls.expiry ?? urls.cancel, latest, { ending: 'expired' });
     }
     if (session.attempts.length >= MAX_ATTEMPTS) {
-      return back(urls.error ?? urls.cancel, latest, {
-        title: 'Payment not completed',
-        message: 'The payment could not be completed. You can close this page.',
-      });
+      return back(urls.error ?? urls.cancel, latest, { ending: 'not_completed' });
     }
     return { kind: 'page', url: this.pageUrl(session.sessionId) };
   }
@@ -600,28 +575,27 @@ export class CheckoutService {
     const now = this.deps.clock.now();
     const year = /^\d{2}$/.test(input.expYear ?? '') ? `20${input.expYear}` : input.expYear;
     const expiry = parseExpiry(String(input.expMonth ?? ''), String(year ?? ''), now);
-    if (!expiry.ok) problems.push({ field: 'card_expiry', message: 'Enter a valid expiry date (MM / YY) that has not passed.' });
+    if (!expiry.ok) problems.push({ field: 'card_expiry', problem: 'invalid' });
     const holder = input.holder?.trim() || this.holderNameOf(session) || undefined;
     if (session.cardToken) {
       const stored = await this.deps.vault.retrieve(session.cardToken, session.merchantId);
       if (!stored) {
-        problems.push({ field: 'card_number', message: 'The card to be credited is no longer available.' });
+        problems.push({ field: 'card_number', problem: 'stored_card_unavailable' });
         return null;
       }
       if (expiry.ok && (stored.expMonth !== expiry.expMonth || stored.expYear !== expiry.expYear)) {
-        problems.push({ field: 'card_expiry', message: 'The expiry date does not match the card.' });
+        problems.push({ field: 'card_expiry', problem: 'not_the_stored_cards' });
       }
       return expiry.ok && !problems.length ? { kind: 'token', token: session.cardToken, ...(holder ? { holder } : {}) } : null;
     }
     const number = (input.number ?? '').replace(/[\s-]/g, '');
-    if (!validatePan(number).ok) problems.push({ field: 'card_number', message: 'Enter a valid card number.' });
+    if (!validatePan(number).ok) problems.push({ field: 'card_number', problem: 'invalid' });
     const needsCvv = session.operation !== 'credit';
     const brand = detectBrand(number);
     if (needsCvv && !validateCvv(input.cvv ?? '', brand).ok) {
-      const digits = brand === 'AMEX' ? '4' : brand === 'UNKNOWN' ? '3 or 4' : '3';
-      problems.push({ field: 'card_cvv', message: `Enter the ${digits} digit security code.` });
+      problems.push({ field: 'card_cvv', problem: 'invalid', digits: brand === 'AMEX' ? 4 : brand === 'UNKNOWN' ? null : 3 });
     }
-    if (!holder && holderRequired) problems.push({ field: 'card_holder', message: 'Enter the name on the card.' });
+    if (!holder && holderRequired) problems.push({ field: 'card_holder', problem: 'missing' });
     if (problems.length || !expiry.ok) return null;
     return { kind: 'number', number, expMonth: expiry.expMonth, expYear: expiry.expYear, cvv: needsCvv ? input.cvv : undefined, holder };
   }
@@ -695,34 +669,5 @@ export class CheckoutService {
 
   private now(): string {
     return this.deps.clock.now().toISOString();
-  }
-}
-
-/** The processing response of hosted payment fields, from where the payment stands. */
-export function hostedFieldsResultOf(p: ExistingPayment): HostedFieldsResult {
-  const base = { public_id: p.paymentId };
-  const phase: PaymentPhase = p.phase;
-  switch (phase) {
-    case 'settled':
-    case 'authorized':
-    case 'refunded':
-    case 'voided':
-    case 'reversed':
-      return { result: 'success', ...base };
-    case 'declined':
-      return { result: 'decline', decline_message: p.declineReason ?? 'Declined', ...base };
-    case 'awaiting_3ds':
-      return { result: 'redirect', redirect_url: p.payerAction!.url, redirect_params: { ...p.payerAction!.params }, ...base };
-    case 'awaiting_redirect':
-      // No parameters: the payer's browser follows the URL by GET.
-      return { result: 'redirect', redirect_url: p.payerAction!.url, ...base };
-    case 'initiated':
-    case 'outcome_unknown':
-    case 'awaiting_provider':
-      return { result: 'waiting', ...base };
-    default: {
-      const unreachable: never = phase;
-      return unreachable;
-    }
   }
 }
