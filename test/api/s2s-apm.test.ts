@@ -121,6 +121,15 @@ forEachStore('S2S APM', (h) => {
       expect((await status(res.body.trans_id)).status).to.equal('SETTLED');
     });
 
+    it('Given sb-otp without any phone, Then the page asks for the phone beside the code', async () => {
+      const res = await apmSale(h(), merchant, { brand: 'sb-otp' });
+      expect((await h().request(res.body.redirect_url)).text).to.contain('name="phone"');
+      const noPhone = await decideOnPage(h(), res.body.trans_id, { decision: 'approve', otp: '123456' });
+      expect(noPhone.status).to.equal(400);
+      expect(noPhone.text).to.contain('Enter the Phone number.');
+      expect((await decideOnPage(h(), res.body.trans_id, { decision: 'approve', otp: '123456', phone: '+441234567890' })).status).to.equal(303);
+    });
+
     it('Given a field collected from the payer when absent, Then the page asks for it before Approve counts', async () => {
       const res = await apmSale(h(), merchant, { brand: 'sb-member' });
       const page = await h().request(res.body.redirect_url);

@@ -75,7 +75,7 @@ export function registerSandboxProviderRoutes(router: Router, deps: ProviderRout
           ...(payment.payerAction?.params.qr_code ? { qrPayload: Buffer.from(payment.payerAction.params.qr_code, 'base64').toString('utf8') } : {}),
           ...(method.page === 'otp' ? { otp: SANDBOX_OTP, phone: String(payment.method?.parameters.phone ?? payment.payer.phone ?? '') || undefined } : {}),
           ...(payment.providerInstructions ? { instructions: payment.providerInstructions } : {}),
-          collect: collect.filter((f) => !(method.page === 'otp' && f.name === 'phone')),
+          collect,
           ...(problem ? { problem } : {}),
         }),
       );
@@ -85,7 +85,7 @@ export function registerSandboxProviderRoutes(router: Router, deps: ProviderRout
     if (decision !== 'approve' && decision !== 'decline') return render(400, 'Choose Approve or Decline.');
     if (decision === 'approve') {
       if (method.page === 'otp' && raw.body.otp !== SANDBOX_OTP) return render(400, 'The one-time code is not correct.');
-      const problem = collectedProblem(method, collect.filter((f) => !(method.page === 'otp' && f.name === 'phone')), raw.body);
+      const problem = collectedProblem(method, collect, raw.body);
       if (problem) return render(400, problem);
     }
     await deps.provider.decide(found, decision, ctx.state.requestId);
