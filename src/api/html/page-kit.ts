@@ -79,6 +79,7 @@ const STYLES = `
   h1 { font-size: 1.25rem; margin: 0 0 0.75rem; }
   p { margin: 0 0 1rem; color: var(--muted); }
   p.paying { color: var(--fg); font-size: 1.0625rem; overflow-wrap: anywhere; }
+  p.paying [data-amount] { white-space: nowrap; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; margin: 0 0 1.25rem; }
   dt { color: var(--muted); }
   dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
