@@ -10,6 +10,7 @@
 import type { LinkTarget } from '../domain/checkout/session-events';
 import { LINK_TARGETS } from '../domain/checkout/session-events';
 import { parseCidr } from '../domain/merchant/ip-allowlist';
+import { parseMethodsSetting } from '../domain/merchant/methods';
 import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
 import {
   CALLBACK_FIELD_SWITCHES,
@@ -37,6 +38,7 @@ export const MERCHANT_SETTINGS = [
   'link-target',
   'card-on-file',
   'connectors',
+  'methods',
 ] as const;
 
 export type MerchantSettingName = (typeof MERCHANT_SETTINGS)[number];
@@ -103,7 +105,7 @@ export function parseMerchantSettings(input: MerchantSettingsInput, options: { f
   if (allow !== undefined) {
     const entries = allow.trim() === 'none' ? [] : allow.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
     const wrong = entries.filter((entry) => !parseCidr(entry));
-    if (wrong.length) problem('ip-allowlist', `must list IP addresses or CIDR blocks ("${wrong[0]}" is neither)`);
+    if (wrong.length) problem('ip-allowlist', `has "${wrong[0]}", which is not an IP address or CIDR block`);
     else settings.ipAllowlist = entries;
   }
   const refunds = input.refunds;
@@ -129,6 +131,13 @@ export function parseMerchantSettings(input: MerchantSettingsInput, options: { f
     const names = connectors.split(',').map((s) => s.trim()).filter(Boolean);
     if (names.length === 0) problem('connectors', 'must name at least one connector');
     else settings.connectors = names;
+  }
+  const methods = input.methods;
+  if (methods !== undefined) {
+    // Whether each is one the deployment offers is the merchant service's to say.
+    const setting = parseMethodsSetting(methods);
+    if (setting === null) problem('methods', 'must be all, none or a comma-separated list of methods');
+    else settings.methods = setting;
   }
 
   const mapping: MappingChanges = {};
@@ -175,5 +184,6 @@ export function registrationOf(parsed: MerchantSettingsChanges): RegisterMerchan
     overrideLinkTarget: s.overrideLinkTarget,
     cardOnFileSupport: s.cardOnFileSupport,
     connectors: s.connectors,
+    methods: s.methods,
   };
 }

@@ -5,7 +5,7 @@
  * `<command> --help` and its usage errors print it; `npm run gateway -- help` lists every command.
  */
 import { merchantConnectors } from '../domain/merchant/connectors';
-import { methodsSettingOf, parseMethodsSetting } from '../domain/merchant/methods';
+import { methodsSettingOf } from '../domain/merchant/methods';
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
 import { auditCommand, auditHelp } from './audit-command';
@@ -25,119 +25,31 @@ import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
 import { NotificationUrlRefusedError, UnknownConnectorError, UnknownMethodError } from '../application/merchant-service';
-import { parseCidr } from '../domain/merchant/ip-allowlist';
-import type { MerchantSettings, PaymentMode } from '../domain/merchant/events';
-import { LINK_TARGETS, type LinkTarget } from '../domain/checkout/session-events';
 import {
-  CALLBACK_FIELD_SWITCHES,
-  RETURN_PARAMETERS,
-  REQUIRABLE_SALE_FIELDS,
-  ProtocolMappingError,
-  parseSwitchList,
-  protocolMapping,
-  type ProtocolMapping,
-} from '../domain/merchant/protocol-mapping';
-import { isHttpUrl } from '../api/validation';
+  MERCHANT_SETTINGS,
+  parseMerchantSettings,
+  registrationOf,
+  withMappingChanges,
+  type MerchantSettingsChanges,
+  type MerchantSettingsInput,
+} from '../application/merchant-settings-input';
 import { decryptSecret } from '../adapters/vault/secret-box';
 import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
 import path from 'node:path';
 
-const MODES: PaymentMode[] = ['SMS', 'DMS', 'SMS/DMS'];
-
-/** Override Link Target: one of the targets, or `none` to leave the session's `url_target` in charge. */
-function linkTargetFlag(p: Parsed): LinkTarget | null | undefined {
-  const text = flag(p, 'link-target');
-  if (text === undefined) return undefined;
-  if (text === 'none') return null;
-  if (!(LINK_TARGETS as readonly string[]).includes(text)) throw new UsageError(`--link-target must be one of ${LINK_TARGETS.join(', ')} or none`);
-  return text as LinkTarget;
-}
-
-function settingsFrom(p: Parsed, forUpdate: boolean): Partial<MerchantSettings> {
-  const out: Partial<MerchantSettings> = {};
-  const name = flag(p, 'name');
-  if (name !== undefined) {
-    if (!name.trim()) throw new UsageError('--name must not be empty');
-    out.name = name.trim();
+/**
+ * The settings flags given (`--payment-mode DMS` is the setting `payment-mode`), read by the parser
+ * the dashboard's merchant forms use too, so both accept and refuse the same things in the same words.
+ */
+function settingsFlags(p: Parsed, forUpdate: boolean): MerchantSettingsChanges {
+  const input: MerchantSettingsInput = {};
+  for (const name of MERCHANT_SETTINGS) {
+    const value = flag(p, name);
+    if (value !== undefined) input[name] = value;
   }
-  const url = flag(p, 'notification-url');
-  if (url !== undefined) {
-    if (forUpdate && url === 'none') out.notificationUrl = null;
-    else if (!isHttpUrl(url)) throw new UsageError(`--notification-url must be an http(s) URL (got "${url}")`);
-    else out.notificationUrl = url;
-  }
-  const mode = flag(p, 'payment-mode');
-  if (mode !== undefined) {
-    if (!(MODES as string[]).includes(mode)) throw new UsageError(`--payment-mode must be one of ${MODES.join(', ')}`);
-    out.paymentMode = mode as PaymentMode;
-  }
-  const allow = flag(p, 'ip-allowlist');
-  if (allow !== undefined) {
-    const entries = allow === 'none' ? [] : allow.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const entry of entries) {
-      if (!parseCidr(entry)) throw new UsageError(`--ip-allowlist: "${entry}" is not an IP address or CIDR block`);
-    }
-    out.ipAllowlist = entries;
-  }
-  const refunds = flag(p, 'refunds');
-  if (refunds !== undefined) {
-    if (refunds !== 'on' && refunds !== 'off') throw new UsageError('--refunds must be on or off');
-    out.refundsEnabled = refunds === 'on';
-  }
-  const linkTarget = linkTargetFlag(p);
-  if (linkTarget !== undefined) out.overrideLinkTarget = linkTarget;
-  const cardOnFile = flag(p, 'card-on-file');
-  if (cardOnFile !== undefined) {
-    if (cardOnFile !== 'on' && cardOnFile !== 'off') throw new UsageError('--card-on-file must be on or off');
-    out.cardOnFileSupport = cardOnFile === 'on';
-  }
-  const connectors = flag(p, 'connectors');
-  if (connectors !== undefined) {
-    // Whether each is one this deployment has is the merchant service's to say (it knows the deployment).
-    out.connectors = connectors.split(',').map((name) => name.trim()).filter(Boolean);
-    if (out.connectors.length === 0) throw new UsageError('--connectors must name at least one connector');
-  }
-  const methods = flag(p, 'methods');
-  if (methods !== undefined) {
-    // Whether each is one the deployment offers is the merchant service's to say.
-    const setting = parseMethodsSetting(methods);
-    if (setting === null) throw new UsageError('--methods must be all, none or a comma-separated list of methods');
-    out.methods = setting;
-  }
-  return out;
-}
-
-/** The Protocol Mapping flags given, each validated; absent flags stay undefined. */
-function mappingFlags(p: Parsed): { fields?: string[]; returnParameters?: string[]; requiredFields?: string[] } | undefined {
-  const parse = <T extends string>(name: string, all: readonly T[], key: 'fields' | 'returnParameters' | 'requiredFields') => {
-    const text = flag(p, name);
-    if (text === undefined) return undefined;
-    const chosen = parseSwitchList(text, all);
-    try {
-      protocolMapping({ [key]: chosen });
-    } catch (error) {
-      if (error instanceof ProtocolMappingError) throw new UsageError(`--${name}: ${error.message}`);
-      throw error;
-    }
-    return chosen;
-  };
-  const fields = parse('callback-fields', CALLBACK_FIELD_SWITCHES, 'fields');
-  const returnParameters = parse('return-params', RETURN_PARAMETERS, 'returnParameters');
-  const requiredFields = parse('required-fields', REQUIRABLE_SALE_FIELDS, 'requiredFields');
-  if (fields === undefined && returnParameters === undefined && requiredFields === undefined) return undefined;
-  return { fields, returnParameters, requiredFields };
-}
-
-/** The merchant's mapping with the given flags applied; a flag not given keeps its current value. */
-function withMappingFlags(
-  current: ProtocolMapping,
-  flags: { fields?: string[]; returnParameters?: string[]; requiredFields?: string[] },
-): ProtocolMapping {
-  return protocolMapping({
-    fields: flags.fields ?? current.fields,
-    returnParameters: flags.returnParameters ?? current.returnParameters,
-    requiredFields: flags.requiredFields ?? current.requiredFields,
-  });
+  const parsed = parseMerchantSettings(input, { forUpdate });
+  if (!parsed.ok) throw new UsageError(`--${parsed.problems[0].setting} ${parsed.problems[0].message}`);
+  return parsed.value;
 }
 
 function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[number]) {
@@ -168,25 +80,10 @@ async function merchantCommand(p: Parsed): Promise<void> {
   const json = p.flags.get('json') === true;
   switch (sub) {
     case 'create': {
-      const settings = settingsFrom(p, false);
-      if (!settings.name) throw usageError(merchantHelp, 'merchant create needs --name', 'create');
-      const mapping = mappingFlags(p);
+      const registration = registrationOf(settingsFlags(p, false));
+      if (!registration) throw usageError(merchantHelp, 'merchant create needs --name', 'create');
       // The one command besides starting the gateway that may begin from an empty data directory.
-      const created = await withGateway((g) =>
-        g.merchants.register({
-          name: settings.name!,
-          paymentMode: settings.paymentMode,
-          notificationUrl: settings.notificationUrl,
-          ipAllowlist: settings.ipAllowlist,
-          refundsEnabled: settings.refundsEnabled,
-          protocolMapping: mapping,
-          overrideLinkTarget: settings.overrideLinkTarget,
-          cardOnFileSupport: settings.cardOnFileSupport,
-          connectors: settings.connectors,
-          methods: settings.methods,
-        }),
-        { mayCreate: true },
-      );
+      const created = await withGateway((g) => g.merchants.register(registration), { mayCreate: true });
       print(created, json, () =>
         Object.entries(created)
           .map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
@@ -224,12 +121,11 @@ async function merchantCommand(p: Parsed): Promise<void> {
     case 'update': {
       const id = p.positional[2];
       if (!id) throw usageError(merchantHelp, 'merchant update needs a merchant id', 'update');
-      const changes = settingsFrom(p, true);
-      const mapping = mappingFlags(p);
+      const { settings: changes, mapping } = settingsFlags(p, true);
       if (Object.keys(changes).length === 0 && !mapping) throw usageError(merchantHelp, 'merchant update: nothing to change', 'update');
       const updated = await withGateway(async (g) => {
         const current = await g.merchants.requireById(id);
-        if (mapping) changes.protocolMapping = withMappingFlags(current.protocolMapping, mapping);
+        if (mapping) changes.protocolMapping = withMappingChanges(current.protocolMapping, mapping);
         await g.merchants.update(id, changes);
         await g.projector!.catchUp();
         return g.merchants.byId(id);

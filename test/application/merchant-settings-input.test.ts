@@ -24,6 +24,7 @@ describe('Merchant settings input', function () {
         'link-target': '_top',
         'card-on-file': 'on',
         connectors: 'sandbox-b, sandbox',
+        methods: 'applepay, googlepay',
         'callback-fields': 'arn_rrn,brand',
         'return-params': 'none',
         'required-fields': 'all',
@@ -41,6 +42,7 @@ describe('Merchant settings input', function () {
       overrideLinkTarget: '_top',
       cardOnFileSupport: true,
       connectors: ['sandbox-b', 'sandbox'],
+      methods: ['applepay', 'googlepay'],
     });
     expect(parsed.value.mapping?.fields).to.deep.equal(['arn_rrn', 'brand']);
     expect(parsed.value.mapping?.returnParameters).to.deep.equal([]);
@@ -58,17 +60,19 @@ describe('Merchant settings input', function () {
         'link-target': '_window',
         'card-on-file': 'maybe',
         connectors: ' , ',
+        methods: ' , ',
         'callback-fields': 'brand,shoe_size',
       }),
     ).to.deep.equal([
       'name must not be empty',
       'notification-url must be an http(s) URL (got "ftp://shop.example")',
       'payment-mode must be one of SMS, DMS, SMS/DMS',
-      'ip-allowlist must list IP addresses or CIDR blocks ("10.0.0.300" is neither)',
+      'ip-allowlist has "10.0.0.300", which is not an IP address or CIDR block',
       'refunds must be on or off',
       'link-target must be one of _blank, _self, _parent, _top or none',
       'card-on-file must be on or off',
       'connectors must name at least one connector',
+      'methods must be all, none or a comma-separated list of methods',
       `callback-fields is not valid: ${(() => {
         try {
           protocolMapping({ fields: ['brand', 'shoe_size'] });

@@ -143,7 +143,7 @@ describe('Dashboard in a browser', function () {
     await page.getByLabel('Name', { exact: true }).fill('Harbour Tea');
     await page.getByLabel('IP allowlist').fill('10.0.0.0/8, not-an-address');
     await page.getByRole('button', { name: 'Create merchant' }).click();
-    expect(await page.locator('.field.invalid .error').innerText()).to.equal('IP allowlist must list IP addresses or CIDR blocks ("not-an-address" is neither).');
+    expect(await page.locator('.field.invalid .error').innerText()).to.equal('IP allowlist has "not-an-address", which is not an IP address or CIDR block.');
     await page.getByLabel('IP allowlist').fill('10.0.0.0/8');
     await page.getByLabel('Payment mode').selectOption('DMS');
     await page.getByRole('group', { name: 'Callback fields' }).getByLabel('brand', { exact: true }).check();

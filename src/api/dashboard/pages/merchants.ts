@@ -6,7 +6,7 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { NotificationUrlRefusedError, UnknownConnectorError } from '../../../application/merchant-service';
+import { NotificationUrlRefusedError, UnknownConnectorError, UnknownMethodError } from '../../../application/merchant-service';
 import {
   PAYMENT_MODES,
   parseMerchantSettings,
@@ -19,6 +19,7 @@ import {
 import type { MerchantRecord } from '../../../application/ports/merchant-lookup';
 import { LINK_TARGETS } from '../../../domain/checkout/session-events';
 import { merchantConnectors } from '../../../domain/merchant/connectors';
+import { methodsSettingOf } from '../../../domain/merchant/methods';
 import { isUuid } from '../../../domain/ids';
 import { CALLBACK_FIELD_SWITCHES, REQUIRABLE_SALE_FIELDS, RETURN_PARAMETERS, noProtocolMapping } from '../../../domain/merchant/protocol-mapping';
 import type { DashboardDeps } from '../deps';
@@ -39,6 +40,7 @@ const LABELS: Readonly<Record<MerchantSettingName, string>> = {
   'link-target': 'Link target',
   'card-on-file': 'Card on file',
   connectors: 'Connectors',
+  methods: 'Alternative methods',
 };
 
 const ON_OFF: Array<[string, string]> = [
@@ -111,7 +113,15 @@ function inputOf(m: MerchantRecord): MerchantSettingsInput {
     'link-target': m.overrideLinkTarget ?? 'none',
     'card-on-file': m.cardOnFileSupport ? 'on' : 'off',
     connectors: merchantConnectors(m).join(','),
+    methods: methodsText(m),
   };
+}
+
+/** The methods setting as the CLI's --methods takes it: all, none, or a list. */
+function methodsText(m: MerchantRecord): string {
+  const setting = methodsSettingOf(m);
+  if (setting === 'all') return 'all';
+  return setting.length ? setting.join(',') : 'none';
 }
 
 /** The posted form as settings text; an emptied optional field means "none" (on update: remove it). */
@@ -132,6 +142,7 @@ function postedInput(ctx: Koa.Context, forUpdate: boolean): MerchantSettingsInpu
     'link-target': text('link-target') || 'none',
     'card-on-file': text('card-on-file'),
     connectors: text('connectors') || undefined,
+    methods: text('methods') || undefined,
   };
 }
 
@@ -157,6 +168,7 @@ ${select({ label: LABELS.refunds, name: 'refunds', value: v('refunds') || 'on', 
 ${select({ label: LABELS['card-on-file'], name: 'card-on-file', value: v('card-on-file') || 'off', options: ON_OFF, hint: "A chain's first payment asks the acquirer for a card-on-file reference.", error: problems['card-on-file'] })}
 ${select({ label: LABELS['link-target'], name: 'link-target', value: v('link-target') || 'none', options: [['none', "none (the session's url_target)"], ...LINK_TARGETS.map((t): [string, string] => [t, t])], error: problems['link-target'] })}
 ${input({ label: LABELS.connectors, name: 'connectors', value: v('connectors'), hint: `In routing order, separated by commas; this deployment has ${deps.connectorNames.join(', ')}. ${merchant ? 'Empty: unchanged.' : 'Empty: the sandbox.'}`, error: problems.connectors })}
+${input({ label: LABELS.methods, name: 'methods', value: v('methods'), hint: `all, none, or method names separated by commas (S2S APM brands). ${merchant ? 'Empty: unchanged.' : `Empty: ${deps.environment === 'sandbox' ? 'all in the sandbox' : 'none in production'}.`}`, error: problems.methods })}
 <h2>Protocol Mapping</h2>
 ${checkboxes({ legend: LABELS['callback-fields'], name: 'callback-fields', options: CALLBACK_FIELD_SWITCHES, checked: listed('callback-fields'), hint: 'Optional fields added to callbacks and status responses.', error: problems['callback-fields'] })}
 ${checkboxes({ legend: LABELS['return-params'], name: 'return-params', options: RETURN_PARAMETERS, checked: listed('return-params'), error: problems['return-params'] })}
@@ -194,6 +206,7 @@ ${checkboxes({ legend: LABELS['required-fields'], name: 'required-fields', optio
 function serviceProblems(error: unknown): Problems | null {
   if (error instanceof NotificationUrlRefusedError) return { 'notification-url': `${LABELS['notification-url']} is refused: ${error.reason}` };
   if (error instanceof UnknownConnectorError) return { connectors: `${LABELS.connectors}: ${error.message}` };
+  if (error instanceof UnknownMethodError) return { methods: `${LABELS.methods}: ${error.message}` };
   return null;
 }
 
