@@ -379,7 +379,7 @@ describe('merchant CLI: Protocol Mapping switches', function () {
 
     const refused = cli('merchant', 'update', merchant.merchant_id, '--callback-fields', 'brand,pan');
     expect(refused.code).to.equal(2);
-    expect(refused.stderr).to.match(/--callback-fields: .*pan/);
+    expect(refused.stderr).to.match(/--callback-fields is not valid: .*pan/);
 
     const shown = cli('merchant', 'show', merchant.merchant_id, '--json');
     expect(JSON.parse(shown.stdout).return_params).to.deep.equal([]);
