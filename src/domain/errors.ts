@@ -24,6 +24,8 @@ export type DomainErrorCode =
   | 'session_paid'
   | 'payment_in_progress'
   | 'attempts_exhausted'
+  /** The payer chose a payment method its Checkout session does not offer. */
+  | 'method_not_offered'
   | 'schedule_exists'
   | 'schedule_not_found'
   | 'incorrect_transaction'

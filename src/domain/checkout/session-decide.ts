@@ -10,6 +10,7 @@ import { paymentModeAllows } from '../payment/policy';
 import type { PaymentPhase } from '../payment/state';
 import type { CheckoutSessionCreated, CheckoutSessionEvent } from './session-events';
 import type { ExistingSession, SessionState } from './session-state';
+import { CARD_METHOD } from './session-methods';
 
 /** A payer gets this many attempts per session; after the last decline the session is over. */
 export const MAX_ATTEMPTS = 5;
@@ -26,8 +27,11 @@ export const sessionPaymentKind = (s: { operation: CheckoutOperation; auth: bool
 
 export interface StartPayment {
   type: 'StartPayment';
-  /** `latestPhase`: where the session's latest attempt stands (null before the first). */
-  data: { paymentId: string; latestPhase: PaymentPhase | null; now: string };
+  /**
+   * `latestPhase`: where the session's latest attempt stands (null before the first); `method`: what
+   * the payer pays with, one of the session's methods (absent: the card).
+   */
+  data: { paymentId: string; latestPhase: PaymentPhase | null; now: string; method?: string };
 }
 
 export interface CancelSession {
@@ -55,6 +59,9 @@ const FINAL_OR_BUSY: ReadonlySet<PaymentPhase> = new Set<PaymentPhase>([
   'reversed',
   'refunded',
 ]);
+
+/** What the session's payer may pay with; a session recorded without any offers the card. */
+export const offeredMethods = (s: Pick<ExistingSession, 'methods'>): readonly string[] => (s.methods?.length ? s.methods : [CARD_METHOD]);
 
 export const isExpired = (s: Pick<ExistingSession, 'expiresAt'>, now: string): boolean => Date.parse(now) >= Date.parse(s.expiresAt);
 
@@ -93,10 +100,18 @@ export function decideSession(command: CheckoutSessionCommand, state: SessionSta
     case 'StartPayment': {
       const refusal = paymentRefusal(s, command.data.latestPhase, command.data.now);
       if (refusal) throw new DomainError(refusal.code, refusal.message);
+      const method = command.data.method ?? CARD_METHOD;
+      if (!offeredMethods(s).includes(method)) throw new DomainError('method_not_offered', `The payment method "${method}" is not offered by this session.`);
       return [
         {
           type: 'CheckoutPaymentStarted',
-          data: { sessionId: s.sessionId, paymentId: command.data.paymentId, attempt: s.attempts.length + 1, startedAt: command.data.now },
+          data: {
+            sessionId: s.sessionId,
+            paymentId: command.data.paymentId,
+            attempt: s.attempts.length + 1,
+            ...(method !== CARD_METHOD ? { method } : {}),
+            startedAt: command.data.now,
+          },
         },
       ];
     }

@@ -95,10 +95,13 @@ export interface CheckoutSessionCreated {
   };
 }
 
-/** The payer submitted card data: payment `paymentId` is attempt number `attempt` of the session. */
+/**
+ * The payer submitted the page: payment `paymentId` is attempt number `attempt` of the session.
+ * `method`: the alternative method it pays with; absent for the card.
+ */
 export interface CheckoutPaymentStarted {
   type: 'CheckoutPaymentStarted';
-  data: { sessionId: string; paymentId: string; attempt: number; startedAt: string };
+  data: { sessionId: string; paymentId: string; attempt: number; method?: string; startedAt: string };
 }
 
 export interface CheckoutSessionCancelled {

@@ -112,6 +112,20 @@ const sent = (value: unknown): boolean => value !== undefined && value !== '';
  * empty when the parameters are fine. `parameters` is what the request sent (null: none).
  */
 export function methodParameterProblems(description: MethodDescription, parameters: Record<string, unknown> | null, payer: MethodPayer = {}): string[] {
+  return methodParameterIssues(description, parameters, payer).map((issue) => `${fieldName(issue.path)}: ${issue.message}`);
+}
+
+/** One problem of a method's parameters: the field's path inside the set (`['bankDetails', 'cbu']`) and what is wrong. */
+export interface MethodParameterIssue {
+  path: readonly string[];
+  message: string;
+}
+
+/**
+ * The same check as methodParameterProblems, each problem with its path rather than worded as a
+ * form field name, for APIs that name fields their own way (Checkout: `parameters.<method>.<name>`).
+ */
+export function methodParameterIssues(description: MethodDescription, parameters: Record<string, unknown> | null, payer: MethodPayer = {}): MethodParameterIssue[] {
   return setProblems(description.fields, parameters ?? {}, [], payer, parameters ?? {});
 }
 
@@ -121,37 +135,37 @@ function setProblems(
   path: readonly string[],
   payer: MethodPayer,
   top: Record<string, unknown>,
-): string[] {
-  const problems: string[] = [];
+): MethodParameterIssue[] {
+  const problems: MethodParameterIssue[] = [];
   const known = new Set(fields.map((f) => f.name));
   for (const name of Object.keys(values)) {
-    if (!known.has(name)) problems.push(`${fieldName([...path, name])}: This field was not expected.`);
+    if (!known.has(name)) problems.push({ path: [...path, name], message: 'This field was not expected.' });
   }
   for (const field of fields) {
     const value = values[field.name];
-    const name = fieldName([...path, field.name]);
+    const at = [...path, field.name];
     if (!sent(value)) {
-      if (field.presence === 'required' && !(field.fallback === 'payer_phone' && payer.phone)) problems.push(`${name}: This value should not be blank.`);
+      if (field.presence === 'required' && !(field.fallback === 'payer_phone' && payer.phone)) problems.push({ path: at, message: 'This value should not be blank.' });
       continue;
     }
     if (field.fields) {
       if (!isObject(value)) {
-        problems.push(`${name}: This value should be of type object.`);
+        problems.push({ path: at, message: 'This value should be of type object.' });
         continue;
       }
-      problems.push(...setProblems(field.fields, value, [...path, field.name], payer, top));
+      problems.push(...setProblems(field.fields, value, at, payer, top));
       if (field.oneOf && !field.oneOf.some((group) => group.every((member) => sent(value[member])))) {
         const groups = field.oneOf.map((group) => group.join(' and ')).join(', or ');
-        problems.push(`${name}: Send ${groups}.`);
+        problems.push({ path: at, message: `Send ${groups}.` });
       }
       continue;
     }
     if (typeof value !== 'string') {
-      problems.push(`${name}: This value should be of type string.`);
+      problems.push({ path: at, message: 'This value should be of type string.' });
       continue;
     }
     const problem = valueProblem(field, value, top);
-    if (problem) problems.push(`${name}: ${problem}`);
+    if (problem) problems.push({ path: at, message: problem });
   }
   return problems;
 }
