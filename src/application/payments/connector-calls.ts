@@ -98,6 +98,8 @@ export function toAuthorizationResult(outcome: ConnectorOutcome): AuthorizationR
         ...(redirect.display === 'qr' ? { display: 'qr' as const } : {}),
         ...(redirect.qrCode !== undefined ? { params: { qr_code: redirect.qrCode } } : {}),
         ...(redirect.expiresAt ? { expiresAt: redirect.expiresAt } : {}),
+        ...(redirect.instructions && Object.keys(redirect.instructions).length > 0 ? { instructions: { ...redirect.instructions } } : {}),
+        ...(redirect.collects ? { collects: redirect.collects } : {}),
       };
     }
     default: {

@@ -19,6 +19,19 @@ export interface CardData {
   /** Never stored; absent for stored-card (token) payments. */
   cvv?: string;
   holder?: string;
+  /**
+   * A card the gateway decrypted from a wallet token (only for connectors with `walletDecryption`),
+   * or a later charge of such a card: the wallet, `DPAN` (a device or network token) or `FPAN`, and
+   * on the payment the token paid for its one-time cryptogram and ECI (never stored).
+   */
+  wallet?: WalletCardData;
+}
+
+export interface WalletCardData {
+  wallet: string;
+  panType: 'DPAN' | 'FPAN';
+  cryptogram?: string;
+  eci?: string;
 }
 
 /**
@@ -27,7 +40,8 @@ export interface CardData {
  */
 export type PaymentInstrument =
   | { kind: 'card'; card: CardData }
-  | { kind: 'wallet_token'; wallet: string; token: string }
+  /** `token`: the wallet's token JSON exactly as received; `identifier`: the merchant's reference of the payer (S2S APM). */
+  | { kind: 'wallet_token'; wallet: string; token: string; identifier?: string }
   /**
    * `method`: the identifier as the merchant named it; `parameters`: its catalogue set, as sent;
    * `identifier`: the merchant's reference of the payer (S2S APM), where it was given.
@@ -93,6 +107,17 @@ export interface PayerRedirect {
   qrCode?: string;
   /** When the provider gives up on the payer (a QR code's lifetime, ISO-8601); absent: the gateway's timeout. */
   expiresAt?: string;
+  /**
+   * What the provider's page shows the payer (payment details to transfer to), for a page of the
+   * gateway's own that stands in for it (Checkout's hosted page shows them).
+   */
+  instructions?: Record<string, string>;
+  /**
+   * `otp`: the provider's page takes a one-time code the payer was sent; a page of the gateway's
+   * own may ask for it and hand it to completePayerAction as the return's `otp` field, for the
+   * connector to verify.
+   */
+  collects?: 'otp';
 }
 
 /**
@@ -159,6 +184,8 @@ export interface PayerReturn {
   saleKind: PaymentKind;
   /** Card brand, when the instrument was a card (issuers' results depend on the scheme). */
   cardBrand?: string;
+  /** The alternative method, when the instrument was one (its provider's page may take a one-time code). */
+  method?: string;
 }
 
 /** `verified: false`: the return was forged, altered or belongs to another payment; nothing was decided. */
@@ -176,8 +203,8 @@ export interface StatusRequest {
   kind: PaymentKind;
   amount: number;
   currency: string;
-  /** The card's expiry and brand, when the instrument was a card. */
-  card?: { expMonth: string; expYear: string; brand?: string };
+  /** The card's expiry and brand, when the instrument was a card; `panType` for a card out of a wallet token. */
+  card?: { expMonth: string; expYear: string; brand?: string; panType?: 'DPAN' | 'FPAN' };
   /** The alternative method, its parameters and the payer's identifier, when the instrument was one. */
   method?: { method: string; parameters: Record<string, unknown>; identifier?: string };
   payerEmail?: string;

@@ -17,9 +17,19 @@ export type AuthorizationResult =
   | { outcome: 'challenge'; reference?: string; acsUrl: string; params: Record<string, string> }
   /**
    * A provider page. `display: 'qr'`: it shows a QR code (`params.qr_code`, the merchant may draw
-   * it itself); `expiresAt`: when the provider gives up on the payer.
+   * it itself); `expiresAt`: when the provider gives up on the payer; `instructions`: what the page
+   * shows the payer (payment details); `collects: 'otp'`: it takes a one-time code sent to the payer.
    */
-  | { outcome: 'redirect'; reference?: string; redirectUrl: string; display?: 'qr'; params?: Record<string, string>; expiresAt?: string }
+  | {
+      outcome: 'redirect';
+      reference?: string;
+      redirectUrl: string;
+      display?: 'qr';
+      params?: Record<string, string>;
+      expiresAt?: string;
+      instructions?: Record<string, string>;
+      collects?: 'otp';
+    }
   /** Accepted; the provider decides later (the payer confirms elsewhere). */
   | { outcome: 'pending'; reference?: string; instructions?: Record<string, string>; expiresAt?: string }
   | { outcome: 'unknown'; detail: string };

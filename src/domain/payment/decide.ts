@@ -326,6 +326,8 @@ function authorizationEvents(
             ...(result.display ? { display: result.display } : {}),
             ...(result.params && Object.keys(result.params).length > 0 ? { params: { ...result.params } } : {}),
             ...(result.expiresAt ? { expiresAt: result.expiresAt } : {}),
+            ...(result.instructions && Object.keys(result.instructions).length > 0 ? { instructions: { ...result.instructions } } : {}),
+            ...(result.collects ? { collects: result.collects } : {}),
             ...referenceOf(result),
             requiredAt: now,
           },

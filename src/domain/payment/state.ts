@@ -56,6 +56,8 @@ export interface PayerAction {
   params: Record<string, string>;
   /** `qr`: the page shows a QR code the payer scans (its payload is `params.qr_code`). */
   display?: 'qr';
+  /** `otp`: the page takes a one-time code sent to the payer (a gateway page may ask for it instead). */
+  collects?: 'otp';
 }
 
 export interface ExistingPayment {
@@ -124,7 +126,7 @@ export interface ExistingPayment {
   cascadedFrom?: string[];
   /** The kind of the last page the payer was sent to, kept after it was completed (a late or repeated return is verified as that kind). */
   lastPayerAction?: '3ds' | 'redirect';
-  /** What the payer needs to act elsewhere while the provider decides (`awaiting_provider`), e.g. a crypto address. */
+  /** What the payer needs while the provider decides: a crypto address (`awaiting_provider`), payment details its page shows (`awaiting_redirect`). */
   providerInstructions?: Record<string, string>;
   /** When the provider gives up on the payer's step (a QR code's lifetime), while one is awaited. */
   expiresAt?: string;
@@ -277,10 +279,12 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
           url: event.data.redirectUrl,
           params: { ...(event.data.params ?? {}) },
           ...(qr ? { display: 'qr' as const } : {}),
+          ...(event.data.collects ? { collects: event.data.collects } : {}),
         },
         lastPayerAction: 'redirect',
         updatedAt: event.data.requiredAt,
         ...(event.data.expiresAt ? { expiresAt: event.data.expiresAt } : {}),
+        ...(event.data.instructions ? { providerInstructions: { ...event.data.instructions } } : {}),
         ...connectorReference(event.data),
       };
     }

@@ -16,12 +16,14 @@ import type {
   InboundNotification,
   PayerReturn,
   PayerReturnOutcome,
+  PayerRedirect,
   PaymentRequest,
   StatusRequest,
 } from '../../../application/ports/connector';
+import { timingSafeEqual } from 'node:crypto';
 import { formatMinor } from '../../../domain/money';
 import type { MethodDescription } from '../../../domain/payment/method-fields';
-import { SANDBOX_METHOD_IDS, sandboxMethod, type SandboxMethod } from './catalogue';
+import { SANDBOX_METHOD_IDS, SANDBOX_OTP, sandboxMethod, type SandboxMethod } from './catalogue';
 import {
   SANDBOX_APM_DECLINE_REASON,
   cryptoDeposit,
@@ -39,6 +41,9 @@ export const SANDBOX_APM_NAME = 'sandbox-apm';
 export const SANDBOX_APM_DESCRIPTOR = 'SANDBOX*APM';
 /** decisions.md §7 and the spec's Limits: a QR code lives one minute by default. */
 export const DEFAULT_QR_LIFETIME_SECONDS = 60;
+/** The account a bank transfer of the sandbox's payment-details method goes to. */
+export const SANDBOX_BENEFICIARY = 'SANDBOX PROVIDER';
+export const SANDBOX_IBAN = 'XX00 SBOX 0000 0000 0000 00';
 
 /** The payer emails (or identifiers) that decide at once. */
 export const SANDBOX_APM_SUCCESS = 'success@gmail.com';
@@ -63,6 +68,35 @@ export interface SandboxApmConnectorOptions {
   simulatorBaseUrl: string;
   now?: () => Date;
   qrLifetimeSeconds?: number;
+}
+
+/** A one-time code as typed, against the one sent, in constant time. */
+function sameCode(typed: string, sent: string): boolean {
+  const a = Buffer.from(typed.trim(), 'utf8');
+  const b = Buffer.from(sent, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * What the provider's page shows or takes beside Approve / Decline, for a page of the gateway's own
+ * standing in for it: the one-time code's entry (where it went, and the sandbox's code), or the
+ * payment details to transfer to.
+ */
+function pageStep(method: SandboxMethod, request: PaymentRequest): Pick<PayerRedirect, 'instructions' | 'collects'> {
+  const instrument = request.instrument.kind === 'method' ? request.instrument : null;
+  const parameters = instrument?.parameters ?? {};
+  if (method.page === 'otp') {
+    const phone = typeof parameters.phone === 'string' && parameters.phone ? parameters.phone : request.payerPhone;
+    return { collects: 'otp', instructions: { ...(phone ? { phone } : {}), test_code: SANDBOX_OTP } };
+  }
+  if (method.page === 'details') {
+    return { instructions: { beneficiary: SANDBOX_BENEFICIARY, iban: SANDBOX_IBAN, reference: request.paymentId, amount: `${formatMinor(request.amount, request.currency)} ${request.currency}` } };
+  }
+  if (method.vocabulary === 'bank' && method.flow === 'redirect') {
+    // The account the provider collects from, as the merchant named it, and the transfer's reference.
+    return { instructions: { bank_code: String(parameters.bank_code ?? ''), bank_account_number: String(parameters.bank_account_number ?? ''), reference: request.paymentId } };
+  }
+  return {};
 }
 
 export class SandboxApmConnector implements Connector {
@@ -94,7 +128,11 @@ export class SandboxApmConnector implements Connector {
     if (decided) return decided;
     switch (method.flow) {
       case 'redirect':
-        return { outcome: 'redirect', reference, redirect: pageRedirect(providerPageUrl(this.secret, this.baseUrl, request.paymentId, request.returnUrl)) };
+        return {
+          outcome: 'redirect',
+          reference,
+          redirect: { ...pageRedirect(providerPageUrl(this.secret, this.baseUrl, request.paymentId, request.returnUrl)), ...pageStep(method, request) },
+        };
       case 'qr': {
         const payload = qrPayload({
           reference,
@@ -135,8 +173,18 @@ export class SandboxApmConnector implements Connector {
     return { outcome: 'declined', reason: 'Payouts are not supported by this provider' };
   }
 
-  /** The payer came back from the provider page: its signed decision for this payment, or nothing. */
+  /**
+   * The payer came back from the provider page: its signed decision for this payment, or nothing.
+   * For a method whose page takes a one-time code, the code itself, typed on a page of the
+   * gateway's (Checkout's hosted page): the right one approves, any other decides nothing.
+   */
   async completePayerAction(payerReturn: PayerReturn): Promise<PayerReturnOutcome> {
+    const otp = payerReturn.raw.body.otp;
+    const method = payerReturn.method ? sandboxMethod(payerReturn.method) : null;
+    if (otp !== undefined && method?.page === 'otp' && payerReturn.raw.body.decision === undefined) {
+      if (!sameCode(otp, SANDBOX_OTP)) return { verified: false };
+      return { verified: true, outcome: { outcome: 'success', reference: payerReturn.reference, descriptor: SANDBOX_APM_DESCRIPTOR } };
+    }
     const decision = readPayerReturn(this.secret, payerReturn.paymentId, payerReturn.raw);
     if (!decision) return { verified: false };
     const reference = payerReturn.reference;

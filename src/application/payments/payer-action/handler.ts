@@ -49,6 +49,7 @@ export async function completePayerAction(
           currency: state.currency,
           saleKind: state.kind,
           ...(state.card ? { cardBrand: state.card.brand } : {}),
+          ...(state.method ? { method: state.method.brand } : {}),
         })
       : { verified: true, outcome: { outcome: 'unknown', detail: `connector ${connectorOf(state)} is not configured` } };
   } catch (error) {
