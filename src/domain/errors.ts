@@ -37,7 +37,9 @@ export type DomainErrorCode =
   /** The payment's connector takes refunds in its own portal only. */
   | 'refund_via_api_not_supported'
   /** The payer's return from a connector's page did not verify: forged, altered or of another payment. */
-  | 'payer_return_invalid';
+  | 'payer_return_invalid'
+  /** A payout asks for more than the merchant's payout balance in its currency still has. */
+  | 'insufficient_payout_balance';
 
 export class DomainError extends Error {
   constructor(
