@@ -61,6 +61,10 @@ export interface StartOptions {
   host?: string;
   /** Extra node flags (e.g. CPU profiling). */
   nodeArgs?: string[];
+  /** Arguments of the script (e.g. a CLI role). */
+  args?: string[];
+  /** Default true. A role without HTTP is ready once its banner is printed. */
+  waitForHealth?: boolean;
   readyTimeoutMs?: number;
 }
 
@@ -72,7 +76,7 @@ export async function startServer(options: StartOptions): Promise<ServerChild> {
   const host = options.host ?? '127.0.0.1';
   // Compiled JavaScript (dist/, what npm start runs) needs no TypeScript loader.
   const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...options.env, PORT: String(options.port), HOST: host },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +109,7 @@ export async function startServer(options: StartOptions): Promise<ServerChild> {
     if (hasExited) {
       throw new BenchFailure(`${options.name} exited before it was ready (${exitInfo}). Output:\n${buffer}`);
     }
-    if ((await healthStatus(server.baseUrl)) === 200) return server;
+    if (options.waitForHealth === false ? /no HTTP listener/.test(buffer) : (await healthStatus(server.baseUrl)) === 200) return server;
     await sleep(100);
   }
   throw new BenchFailure(`${options.name} did not answer GET /health within ${options.readyTimeoutMs ?? 60_000} ms. Output:\n${buffer}`);

@@ -80,6 +80,23 @@ interface PreparedEvent {
   metadata: string;
 }
 
+/** The most calls committed in one transaction (bounds how long the append lock is held). */
+const MAX_GROUP = 256;
+
+interface PendingAppend {
+  writes: StreamWrite[];
+  prepared: PreparedEvent[][];
+  resolve(results: AppendResult[]): void;
+  reject(error: unknown): void;
+}
+
+/** The one call of a group failed: it alone is answered with its error. */
+class CallFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super('append failed');
+  }
+}
+
 export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private readonly connectionString: string;
@@ -129,37 +146,218 @@ export class PostgresEventStore implements EventStore {
     return (await this.appendMultiple([{ streamId, events, expected }]))[0]!;
   }
 
-  /** Every write in one transaction under the append lock: all of them commit, or none. */
+  /**
+   * Every write of one call in one transaction under the append lock: all of them commit, or none.
+   * Concurrent calls are committed together (group commit): the appends waiting while a commit is
+   * in flight share the next transaction, each inside a savepoint of its own, so one call's
+   * conflict rolls back only that call. The lock and the commit's flush to disk are paid once per
+   * group instead of once per call, which is what bounds appends per second on one server.
+   */
   async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
     for (const write of writes) validateAppend(write.streamId, write.events);
     // Serialised before the append lock is taken: only hashing has to happen while it is held.
     const prepared = writes.map((write) => write.events.map(prepareEvent));
-    let current: StreamWrite | undefined;
-    const outcome = await this.transaction(async (client) => {
-      // Positions come from a sequence, which hands out numbers at insert time, not at commit
-      // time: without care, transaction A could take 10, B take 11 and commit first, and a reader
-      // that just saw 11 would move its checkpoint past 10 and never see A's event. Holding one
-      // fixed advisory lock from before the insert until commit (xact locks are released only
-      // after the commit is visible) makes allocation and commit happen in the same serial
-      // order, so what a reader sees is always a gap-free prefix of the committed positions
-      // (rolled-back numbers leave holes nobody waits for). Appends to different streams are
-      // serialized only for the short insert-and-commit.
-      await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
-      const results: AppendResult[] = [];
-      let wrote = false;
-      for (const [i, write] of writes.entries()) {
-        current = write;
-        const one = await this.appendWithin(client, write.streamId, prepared[i]!, write.expected);
-        results.push(one.result);
-        wrote ||= one.wrote;
-      }
-      return { results, wrote };
-    }).catch(async (error: unknown) => {
-      throw current ? await this.translateError(error, current.streamId, current.expected) : error;
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.pendingAppends.push({ writes, prepared, resolve, reject });
+      if (!this.committing) void this.commitPending();
     });
-    if (outcome.wrote) this.wakeAll();
-    return outcome.results;
+  }
+
+  private readonly pendingAppends: PendingAppend[] = [];
+  private committing = false;
+
+  /** Commits the waiting calls in groups until none is left; one group at a time per process. */
+  private async commitPending(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.pendingAppends.length > 0) {
+        const group = this.pendingAppends.splice(0, MAX_GROUP);
+        const settled = await this.commitBatched(group).catch(() => false);
+        // Anything the batched path could not settle (a constraint only the database saw, a
+        // group-internal repeat of event ids) is committed call by call, each in its savepoint.
+        if (!settled) await this.commitOneByOne(group);
+      }
+    } finally {
+      this.committing = false;
+    }
+  }
+
+  /**
+   * The group in four round trips whatever its size: lock, read every stream head and every
+   * already-stored event id the group names, one insert of every accepted event, commit. Expected
+   * versions and retries are decided here from what was read under the lock, call by call in
+   * order, each call's writes all or none. Returns false, having written nothing, when the group
+   * needs the slower path.
+   */
+  private async commitBatched(group: PendingAppend[]): Promise<boolean> {
+    const allIds = group.flatMap((call) => call.prepared.flat().map((p) => p.event.id));
+    // The same event id twice in one group: only the database can say which came first.
+    if (new Set(allIds).size !== allIds.length) return false;
+    const streamIds = [...new Set(group.flatMap((call) => call.writes.map((w) => w.streamId)))];
+    type Staged = { streamId: string; version: bigint; event: PreparedEvent; hash: string };
+    type Answer = { ok: true; writes: Array<{ streamId: string; version: bigint; retry?: AppendResult }> } | { ok: false; error: unknown };
+    const answers: Answer[] = [];
+    const staged: Staged[] = [];
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    let positions: Map<string, bigint>;
+    try {
+      await client.query(`begin; select pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
+      const read = await client.query<{ heads: Array<{ stream_id: string; version: string | null; chain_hash: string | null }>; existing: RawExisting[] }>(
+        `select
+           (select coalesce(json_agg(json_build_object('stream_id', s.stream_id, 'version', h.version::text, 'chain_hash', h.chain_hash)), '[]'::json)
+              from unnest($1::text[]) as s(stream_id)
+              left join lateral (select version, chain_hash from events e where e.stream_id = s.stream_id order by version desc limit 1) h on true) as heads,
+           (select coalesce(json_agg(json_build_object('eventId', event_id, 'streamId', stream_id, 'version', version::text, 'position', position::text)), '[]'::json)
+              from events where event_id = any($2::text[])) as existing`,
+        [streamIds, allIds],
+      );
+      const heads = new Map<string, { version: bigint | null; hash: string | null }>(
+        read.rows[0]!.heads.map((h) => [h.stream_id, { version: h.version === null ? null : BigInt(h.version), hash: h.chain_hash }]),
+      );
+      const existing = read.rows[0]!.existing.map(toExisting);
+      for (const call of group) {
+        const working = new Map(heads);
+        const callStaged: Staged[] = [];
+        const writes: Array<{ streamId: string; version: bigint; retry?: AppendResult }> = [];
+        try {
+          for (const [i, write] of call.writes.entries()) {
+            const events = call.prepared[i]!;
+            const mine = existing.filter((row) => events.some((p) => p.event.id === row.eventId));
+            const retry = resolveRetry(write.streamId, events.map((p) => p.event), mine);
+            if (retry) {
+              writes.push({ streamId: write.streamId, version: retry.nextExpectedVersion, retry });
+              continue;
+            }
+            const head = working.get(write.streamId) ?? { version: null, hash: null };
+            checkExpectedVersion(write.streamId, write.expected, head.version);
+            let version = head.version ?? -1n;
+            let prevHash = head.hash;
+            for (const event of events) {
+              version += 1n;
+              prevHash = eventChainHashOfText(
+                { prevHash, streamId: write.streamId, version, type: event.event.type, schemaVersion: event.event.schemaVersion },
+                event.data,
+                event.metadata,
+              );
+              callStaged.push({ streamId: write.streamId, version, event, hash: prevHash });
+            }
+            working.set(write.streamId, { version, hash: prevHash });
+            writes.push({ streamId: write.streamId, version });
+          }
+          // The whole call is accepted: its heads become the group's.
+          for (const [id, head] of working) heads.set(id, head);
+          staged.push(...callStaged);
+          answers.push({ ok: true, writes });
+        } catch (error) {
+          answers.push({ ok: false, error });
+        }
+      }
+      positions = new Map();
+      if (staged.length > 0) {
+        const payload = staged.map(
+          (r) =>
+            `{"stream":${JSON.stringify(r.streamId)},"version":"${r.version}","id":${JSON.stringify(r.event.event.id)},` +
+            `"type":${JSON.stringify(r.event.event.type)},"schemaVersion":${r.event.event.schemaVersion},` +
+            `"data":${r.event.data},"metadata":${r.event.metadata},"chainHash":"${r.hash}"}`,
+        );
+        // Positions are taken in the order of `ord`: the order the calls were decided in.
+        const inserted = await client.query<{ event_id: string; position: string }>(
+          `with inserted as (
+             insert into events (stream_id, version, event_id, type, schema_version, data, metadata, chain_hash)
+             select e.value->>'stream', (e.value->>'version')::bigint, e.value->>'id', e.value->>'type',
+                    (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata', e.value->>'chainHash'
+             from jsonb_array_elements($1::jsonb) with ordinality as e(value, ord)
+             order by e.ord
+             returning event_id, position
+           ), notified as (select pg_notify($2, '') as ignored)
+           select inserted.event_id, inserted.position::text from inserted cross join notified`,
+          [`[${payload.join(',')}]`, CHANNEL],
+        );
+        for (const row of inserted.rows) positions.set(row.event_id, BigInt(row.position));
+      }
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      if (isUniqueViolation(error)) return false;
+      // A lost connection or a failed commit: nothing of the group was written.
+      for (const call of group) call.reject(error);
+      return true;
+    } finally {
+      client.release(broken);
+    }
+    if (staged.length > 0) this.wakeAll();
+    const lastPosition = new Map<string, bigint>();
+    for (const r of staged) lastPosition.set(`${r.streamId}\u0000${r.version}`, positions.get(r.event.event.id)!);
+    for (const [i, call] of group.entries()) {
+      const answer = answers[i]!;
+      if (!answer.ok) {
+        call.reject(answer.error);
+        continue;
+      }
+      call.resolve(
+        answer.writes.map((w) => w.retry ?? { nextExpectedVersion: w.version, position: lastPosition.get(`${w.streamId}\u0000${w.version}`)! }),
+      );
+    }
+    return true;
+  }
+
+  /** One call at a time inside one transaction, each in a savepoint: the path for what batching cannot decide. */
+  private async commitOneByOne(group: PendingAppend[]): Promise<void> {
+    type Outcome = { ok: true; results: AppendResult[]; wrote: boolean } | { ok: false; error: unknown; write?: StreamWrite };
+    const outcomes: Outcome[] = [];
+    try {
+      await this.transaction(async (client) => {
+        // Positions come from a sequence, which hands out numbers at insert time, not at commit
+        // time: without care, transaction A could take 10, B take 11 and commit first, and a reader
+        // that just saw 11 would move its checkpoint past 10 and never see A's event. Holding one
+        // fixed advisory lock from before the insert until commit (xact locks are released only
+        // after the commit is visible) makes allocation and commit happen in the same serial
+        // order, so what a reader sees is always a gap-free prefix of the committed positions
+        // (rolled-back numbers leave holes nobody waits for).
+        await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
+        for (const call of group) {
+          // A group of one needs no savepoint: its failure fails the transaction, and only its own.
+          const alone = group.length === 1;
+          if (!alone) await client.query('savepoint one_call');
+          let current: StreamWrite | undefined;
+          try {
+            const results: AppendResult[] = [];
+            let wrote = false;
+            for (const [i, write] of call.writes.entries()) {
+              current = write;
+              const one = await this.appendWithin(client, write.streamId, call.prepared[i]!, write.expected);
+              results.push(one.result);
+              wrote ||= one.wrote;
+            }
+            if (!alone) await client.query('release savepoint one_call');
+            outcomes.push({ ok: true, results, wrote });
+          } catch (error) {
+            if (alone) throw Object.assign(new CallFailed(error), { write: current });
+            await client.query('rollback to savepoint one_call');
+            outcomes.push({ ok: false, error, ...(current ? { write: current } : {}) });
+          }
+        }
+      });
+    } catch (error) {
+      // The transaction failed as a whole (a lost connection, a failed commit, or the one call of
+      // a group of one): nothing of the group was written.
+      const cause = error instanceof CallFailed ? error.cause : error;
+      const write = error instanceof CallFailed ? (error as CallFailed & { write?: StreamWrite }).write : undefined;
+      for (const call of group) {
+        call.reject(write ? await this.translateError(cause, write.streamId, write.expected) : cause);
+      }
+      return;
+    }
+    if (outcomes.some((o) => o.ok && o.wrote)) this.wakeAll();
+    for (const [i, call] of group.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) call.resolve(outcome.results);
+      else call.reject(outcome.write ? await this.translateError(outcome.error, outcome.write.streamId, outcome.write.expected) : outcome.error);
+    }
   }
 
   /**
