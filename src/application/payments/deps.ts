@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock';
 import type { ConnectorRegistry } from '../ports/connector-registry';
 import type { EventStore } from '../ports/event-store';
 import type { Logger } from '../ports/logger';
+import type { WalletTokens } from '../wallets';
 
 /** What every payment use case may use. */
 export interface PaymentDeps {
@@ -15,4 +16,6 @@ export interface PaymentDeps {
   baseUrl: string;
   /** How long a repeat waits for the original request of the same order to finish. */
   replayWaitMs?: number;
+  /** Wallet tokens (the card flow's verify and decrypt); absent, wallet payments are refused (204018). */
+  wallets?: Pick<WalletTokens, 'parse' | 'cardFlowAvailable' | 'openForPayment'>;
 }

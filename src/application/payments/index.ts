@@ -5,6 +5,7 @@ export { payerReturnUrl, toAuthorizationResult } from './connector-calls';
 export type { RawPayerReturn } from './payer-action/handler';
 export type { NotificationResult, RawNotification } from './notification/handler';
 export type { Claim } from './start-payment/handler';
+export type { WalletFlows, WalletInstrument, WalletPaymentRequest, WalletSaleRequest } from './wallet/handler';
 export type {
   InternalSale,
   RecurringChain,

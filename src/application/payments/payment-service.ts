@@ -19,6 +19,7 @@ import { reconcile } from './reconcile/handler';
 import { recurringChain, recurringPayment, startScheduledPayment } from './recurring/handler';
 import { sale } from './sale/handler';
 import { startPayment, type Claim } from './start-payment/handler';
+import { walletInstrument, walletSale, type WalletInstrument, type WalletPaymentRequest, type WalletSaleRequest } from './wallet/handler';
 import type { InternalSale, RecurringChain, RecurringRequest, SaleRequest, SaleResult, ScheduledPaymentRequest } from './types';
 
 type Money = { minor: number; text: string };
@@ -34,6 +35,23 @@ export class PaymentService {
   /** A SALE with a card or an alternative method (S2S APM: `method` and channel `s2s_apm`). */
   sale(request: InternalSale): Promise<SaleResult> {
     return sale(this.deps, request);
+  }
+
+  /**
+   * An S2S wallet SALE (decisions.md §9): S2S CARD's `digital_wallet` + `payment_token` (card flow
+   * only), S2S APM's wallet brand (card flow, else the virtual flow).
+   */
+  walletSale(request: WalletSaleRequest): Promise<SaleResult> {
+    return walletSale(this.deps, request);
+  }
+
+  /**
+   * How a wallet token would pay (card flow with the card opened, or virtual flow), for a caller
+   * that starts the payment itself: Checkout spreads it into startCheckoutPayment's request, whose
+   * session claim then commits together with the token's one-time record.
+   */
+  walletInstrument(request: WalletPaymentRequest): Promise<WalletInstrument> {
+    return walletInstrument(this.deps, request);
   }
 
   /** Every alternative method identifier the deployment's connectors offer. */

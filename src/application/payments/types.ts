@@ -3,17 +3,28 @@ import type { InitiatePayment } from '../../domain/payment/commands';
 import type { CardSource, MethodSnapshot, PaymentChannel, RecurringLink } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
 import type { ScheduleRule } from '../../domain/schedule/due-dates';
+import type { WalletCard } from '../../domain/wallets/wallet-card';
+import type { OpenedWalletToken } from '../wallets';
 
 export type SaleCard =
   | { kind: 'number'; number: string; expMonth: string; expYear: string; cvv?: string; holder?: string }
   /** `holder`: a name given now (a credit's payee) in place of the one stored with the card. */
-  | { kind: 'token'; token: string; holder?: string };
+  | { kind: 'token'; token: string; holder?: string }
+  /**
+   * A card the gateway decrypted from a wallet token (the wallets' card flow): always vaulted, and
+   * `redemption`, the token's one-time record, is appended together with the payment.
+   */
+  | { kind: 'wallet'; card: WalletCard; redemption: OpenedWalletToken['redemption'] };
 
 /**
  * How a SALE pays: the card as the merchant sent it, or an alternative method (S2S APM `brand`,
- * its parameters and the payer's identifier), never both.
+ * its parameters and the payer's identifier). Both only for a wallet paid over S2S APM in the card
+ * flow (a `wallet` card, the wallet as the method). `walletToken`: a wallet method in the virtual
+ * flow, whose token (exactly as received) the connector is given undecrypted and nothing keeps.
  */
-export type SaleInstrument = { card: SaleCard; method?: undefined } | { method: MethodSnapshot; card?: undefined };
+export type SaleInstrument =
+  | { card: SaleCard; method?: MethodSnapshot; walletToken?: undefined }
+  | { method: MethodSnapshot; card?: undefined; walletToken?: string };
 
 /** What a SALE asks for: the payment's order and payer data, with the card (or method) as the merchant sent it. */
 export type SaleRequest = Omit<

@@ -19,6 +19,19 @@ export interface CardData {
   /** Never stored; absent for stored-card (token) payments. */
   cvv?: string;
   holder?: string;
+  /**
+   * A card the gateway decrypted from a wallet token (only for connectors with `walletDecryption`),
+   * or a later charge of such a card: the wallet, `DPAN` (a device or network token) or `FPAN`, and
+   * on the payment the token paid for its one-time cryptogram and ECI (never stored).
+   */
+  wallet?: WalletCardData;
+}
+
+export interface WalletCardData {
+  wallet: string;
+  panType: 'DPAN' | 'FPAN';
+  cryptogram?: string;
+  eci?: string;
 }
 
 /**
@@ -27,7 +40,8 @@ export interface CardData {
  */
 export type PaymentInstrument =
   | { kind: 'card'; card: CardData }
-  | { kind: 'wallet_token'; wallet: string; token: string }
+  /** `token`: the wallet's token JSON exactly as received; `identifier`: the merchant's reference of the payer (S2S APM). */
+  | { kind: 'wallet_token'; wallet: string; token: string; identifier?: string }
   /**
    * `method`: the identifier as the merchant named it; `parameters`: its catalogue set, as sent;
    * `identifier`: the merchant's reference of the payer (S2S APM), where it was given.
@@ -189,8 +203,8 @@ export interface StatusRequest {
   kind: PaymentKind;
   amount: number;
   currency: string;
-  /** The card's expiry and brand, when the instrument was a card. */
-  card?: { expMonth: string; expYear: string; brand?: string };
+  /** The card's expiry and brand, when the instrument was a card; `panType` for a card out of a wallet token. */
+  card?: { expMonth: string; expYear: string; brand?: string; panType?: 'DPAN' | 'FPAN' };
   /** The alternative method, its parameters and the payer's identifier, when the instrument was one. */
   method?: { method: string; parameters: Record<string, unknown>; identifier?: string };
   payerEmail?: string;

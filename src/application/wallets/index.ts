@@ -19,4 +19,4 @@ export class WalletService {
 }
 
 export { WalletSettingsService, type WalletSettingsInput, type WalletSettingsView } from './wallet-settings';
-export { WalletTokens, missingForCardFlow, type WalletMerchant } from './wallet-tokens';
+export { WalletTokens, isTokenReuse, missingForCardFlow, type OpenedWalletToken, type WalletMerchant } from './wallet-tokens';

@@ -4,14 +4,17 @@
  * - Virtual flow: `parse` checks the token's shape only; the token then goes to the connector as
  *   it came, undecrypted, and nothing of it is stored.
  * - Card flow: `open` verifies and decrypts the token with the merchant's keys, accepts each token
- *   once, and hands back the card, in memory only, for the vault.
+ *   once, and hands back the card, in memory only, for the vault. `openForPayment` does the same
+ *   but hands the one-time record back instead of appending it, for the payment to append together
+ *   with its own claim (an S2S order reservation, a Checkout attempt): a repeat of the same order
+ *   then meets the reservation first and gets the original outcome, never "token used before".
  *
  * Refusals: WalletTokenMalformed (100000 Request data is invalid.), WalletTokenRefused (250003),
  * WalletNotConfigured (204018) from src/domain/wallets/refusals.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../ports/clock';
-import { NO_STREAM, WrongExpectedVersionError, type EventStore } from '../ports/event-store';
+import { NO_STREAM, WrongExpectedVersionError, type EventStore, type ExpectedVersion, type NewEvent } from '../ports/event-store';
 import type { WalletCrypto, WalletKeyCipher } from '../ports/wallet-crypto';
 import { WALLET_EVENT_SCHEMA_VERSION, walletTokenStreamId, type WalletTokenRedeemed } from '../../domain/wallets/events';
 import { WalletNotConfigured, WalletTokenRefused } from '../../domain/wallets/refusals';
@@ -25,6 +28,17 @@ export interface WalletMerchant {
   merchantId: string;
   clientKey: string;
 }
+
+/** A token opened for a payment: the card (memory only) and the token's one-time record, not yet appended. */
+export interface OpenedWalletToken {
+  card: WalletCard;
+  /** Append expecting no stream, in the same write as the payment; a conflict there means the token was used before. */
+  redemption: { streamId: string; events: NewEvent[]; expected: ExpectedVersion };
+}
+
+/** Whether a failed append was the one-time record of a token that was used before. */
+export const isTokenReuse = (error: unknown, redemption: OpenedWalletToken['redemption']): boolean =>
+  error instanceof WrongExpectedVersionError && error.streamId === redemption.streamId;
 
 /** The keys the card flow needs, decrypted, or why there are none. */
 type CardFlowKeys =
@@ -58,6 +72,21 @@ export class WalletTokens {
    * must go to the vault and nowhere else.
    */
   async open(merchant: WalletMerchant, wallet: Wallet, token: string | object): Promise<WalletCard> {
+    const opened = await this.openForPayment(merchant, wallet, token);
+    try {
+      await this.deps.store.append(opened.redemption.streamId, opened.redemption.events, opened.redemption.expected);
+    } catch (error) {
+      if (isTokenReuse(error, opened.redemption)) throw new WalletTokenRefused('the token was used before');
+      throw error;
+    }
+    return opened.card;
+  }
+
+  /**
+   * The card flow's checks and decryption as in `open`, and whether the token was accepted before;
+   * its one-time record is handed back for the caller to append with the payment (see the top).
+   */
+  async openForPayment(merchant: WalletMerchant, wallet: Wallet, token: string | object): Promise<OpenedWalletToken> {
     const parsed = parseWalletToken(wallet, token);
     const keys = await this.keysFor(merchant.merchantId, wallet);
     const now = this.deps.clock.now();
@@ -74,24 +103,21 @@ export class WalletTokens {
     } else {
       throw new WalletNotConfigured(`no ${wallet} keys`);
     }
-    await this.redeem(wallet, card.transactionId, merchant.merchantId, now);
-    return card;
+    const redemption = this.redemptionOf(wallet, card.transactionId, merchant.merchantId, now);
+    // Refused here already when it was used before; the append with the payment settles a race.
+    if ((await this.deps.store.streamVersion(redemption.streamId)) !== null) throw new WalletTokenRefused('the token was used before');
+    return { card, redemption };
   }
 
   /** A token's id is accepted once, in whichever process: the first append to its stream wins. */
-  private async redeem(wallet: Wallet, transactionId: string, merchantId: string, now: Date): Promise<void> {
+  private redemptionOf(wallet: Wallet, transactionId: string, merchantId: string, now: Date): OpenedWalletToken['redemption'] {
     const idHash = createHash('sha256').update(transactionId, 'utf8').digest('hex');
     const event: WalletTokenRedeemed = { type: 'WalletTokenRedeemed', data: { wallet, merchantId, redeemedAt: now.toISOString() } };
-    try {
-      await this.deps.store.append(
-        walletTokenStreamId(wallet, idHash),
-        [{ id: randomUUID(), type: event.type, schemaVersion: WALLET_EVENT_SCHEMA_VERSION, data: { ...event.data } }],
-        NO_STREAM,
-      );
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) throw new WalletTokenRefused('the token was used before');
-      throw error;
-    }
+    return {
+      streamId: walletTokenStreamId(wallet, idHash),
+      events: [{ id: randomUUID(), type: event.type, schemaVersion: WALLET_EVENT_SCHEMA_VERSION, data: { ...event.data } }],
+      expected: NO_STREAM,
+    };
   }
 
   private async keysFor(merchantId: string, wallet: Wallet): Promise<CardFlowKeys> {

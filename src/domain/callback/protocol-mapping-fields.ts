@@ -10,6 +10,7 @@ import {
   type ProtocolMapping,
 } from '../merchant/protocol-mapping';
 import type { ExistingPayment } from '../payment/state';
+import { isWallet } from '../wallets/token-shape';
 import type { FormFields } from './form-fields';
 
 /** What the optional fields are made of. */
@@ -48,6 +49,15 @@ export function cardOnFile(p: ProtocolMappingSource): { initiator: string; sourc
 
 const text = (v: string | number | boolean | undefined): string | undefined => (v === undefined ? undefined : String(v));
 
+/**
+ * The wallet a payment was made with: the one whose token the gateway decrypted (card flow), or a
+ * wallet method whose token went to the connector undecrypted (virtual flow); none for anything else.
+ */
+export function digitalWalletOf(p: Pick<ProtocolMappingSource, 'card' | 'method'>): string | undefined {
+  if (p.card?.wallet) return p.card.wallet;
+  return p.method && isWallet(p.method.brand) ? p.method.brand : undefined;
+}
+
 function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<string, string | undefined> {
   const t = p.threeDS;
   const b = p.browser ?? {};
@@ -63,8 +73,9 @@ function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<
     case 'card_on_file':
       return cardOnFile(p);
     case 'checkout_payment_method':
-      // A card payment is `card` whatever its brand; an alternative method is its identifier.
-      return { checkout_payment_method: p.method?.brand ?? 'card' };
+      // A card payment is `card` whatever its brand; an alternative method is its identifier; a
+      // wallet is the wallet's even when the gateway decrypted its token (spec, Protocol Mapping).
+      return { checkout_payment_method: digitalWalletOf(p) ?? p.method?.brand ?? 'card' };
     case 'three_ds':
       return {
         threeDSServerTransID: t?.threeDSServerTransID,
@@ -91,8 +102,8 @@ function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<
         browser_platform: b.platform,
       };
     case 'wallet':
-      // No wallet payments exist yet: always without a value.
-      return { digital_wallet: undefined, pan_type: undefined };
+      // `pan_type` only when the token was decrypted (card flow): the virtual flow never sees the card.
+      return { digital_wallet: digitalWalletOf(p), pan_type: p.card?.panType };
     case 'payer_first_name':
       return { payer_first_name: payer.firstName };
     case 'payer_last_name':

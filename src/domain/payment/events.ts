@@ -7,6 +7,8 @@
  * made with an alternative method (S2S APM) has no card at all: it records the method instead.
  */
 
+import type { PanType } from '../wallets/wallet-card';
+import type { Wallet } from '../wallets/token-shape';
 import type { DeclineCode } from './decline-code';
 
 export const PAYMENT_EVENT_SCHEMA_VERSION = 1;
@@ -41,13 +43,24 @@ export interface CardSnapshot {
   brand: string;
   expMonth: string; // MM
   expYear: string; // YYYY
-  /** Vault token when the card was stored (card_token / recurring), else null. */
+  /** Vault token when the card was stored (card_token / recurring, and every wallet card flow), else null. */
   token: string | null;
+  /**
+   * Set when the card came out of a wallet token the gateway decrypted (the wallets' card flow):
+   * which wallet (`digital_wallet`), and whether the number is a device or network token with a
+   * cryptogram (`DPAN`) or the card's own number (`FPAN`, Google Pay `PAN_ONLY`). A chain's later
+   * charges keep them: the stored card is still that wallet's. Absent on every other card.
+   */
+  wallet?: Wallet;
+  panType?: PanType;
 }
 
 /**
  * An alternative payment method a payment is made with (S2S APM `brand`; later Checkout `methods`),
- * in place of a card. `parameters` is the method's catalogue set as the merchant sent it.
+ * in place of a card. `parameters` is the method's catalogue set as the merchant sent it (never a
+ * wallet's `paymentToken`: a token is handed on, not kept). A wallet paid over S2S APM in the card
+ * flow records both: the decrypted card, and the wallet as its method (the APM answers, return URL
+ * and follow-up rules stay the method's).
  */
 export interface MethodSnapshot {
   /** The method identifier as the merchant named it (an alias stays as sent: it is echoed back). */
@@ -179,7 +192,7 @@ export interface PaymentInitiated {
      * field's meaning is unchanged and no schema version was needed).
      */
     card?: CardSnapshot;
-    /** The alternative method, for a payment made with one (never together with `card`). */
+    /** The alternative method, for a payment made with one (with `card` only for an S2S APM wallet in the card flow). */
     method?: MethodSnapshot;
     payer: PayerSnapshot;
     termUrl3ds: string | null;

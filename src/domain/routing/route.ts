@@ -32,6 +32,8 @@ export interface RouteRequirements {
   amount: number;
   /** Starts or continues a recurring chain. */
   recurring: boolean;
+  /** A card the gateway decrypted from a wallet token (the wallets' card flow). */
+  walletDecryption?: boolean;
 }
 
 /** Why a connector cannot take a payment, or null when it can. */
@@ -42,6 +44,7 @@ export function unmetRequirement(capabilities: ConnectorCapabilities, r: RouteRe
   if (r.kind === 'credit' && !capabilities.payouts) return 'payouts';
   if (r.amount === 0 && !capabilities.zeroAmount) return 'zero amount';
   if (r.recurring && !capabilities.cardOnFile) return 'recurring';
+  if (r.walletDecryption && !capabilities.walletDecryption) return 'wallet decryption';
   return null;
 }
 

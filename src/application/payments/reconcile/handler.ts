@@ -23,7 +23,9 @@ export async function reconcile(deps: PaymentDeps, paymentId: string): Promise<'
         kind: state.kind,
         amount: state.amount,
         currency: state.currency,
-        ...(state.card ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand } } : {}),
+        ...(state.card
+          ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand, ...(state.card.panType ? { panType: state.card.panType } : {}) } }
+          : {}),
         ...(state.method
           ? {
               method: {

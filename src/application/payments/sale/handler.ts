@@ -32,7 +32,17 @@ export async function sale(deps: PaymentDeps, request: InternalSale): Promise<Sa
   }
 }
 
-async function replayOrReject(deps: PaymentDeps, request: SaleRequest): Promise<ExistingPayment> {
+/**
+ * A SALE whose order id is reserved already: the original payment's outcome within the duplicate
+ * window, else DuplicatePaymentError; null while the order id is free. Asked before work that must
+ * not be done twice for one order (a wallet token is opened once: a repeat answers from the original).
+ */
+export async function repeatedOrder(deps: PaymentDeps, request: Pick<SaleRequest, 'merchantId' | 'orderId'>): Promise<ExistingPayment | null> {
+  if ((await deps.store.streamVersion(orderStreamId(request.merchantId, request.orderId))) === null) return null;
+  return replayOrReject(deps, request);
+}
+
+async function replayOrReject(deps: PaymentDeps, request: Pick<SaleRequest, 'merchantId' | 'orderId'>): Promise<ExistingPayment> {
   const { store, clock } = deps;
   const events = await store.readStream(orderStreamId(request.merchantId, request.orderId));
   const reserved = events.find((e) => e.type === 'OrderIdReserved');

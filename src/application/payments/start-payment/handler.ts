@@ -19,6 +19,8 @@ import { connectorOf, type ExistingPayment, type PaymentState } from '../../../d
 import { toNewEvent } from '../../command-handler';
 import type { PaymentInstrument, PaymentRequest } from '../../ports/connector';
 import { NO_STREAM, type EventMetadata, type ExpectedVersion, type NewEvent } from '../../ports/event-store';
+import { isTokenReuse } from '../../wallets';
+import { WalletTokenRefused } from '../../../domain/wallets/refusals';
 import { callConnector, payerReturnUrl, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
 import { existing } from '../existing';
@@ -45,7 +47,9 @@ export async function startPayment(
   const now = clock.now().toISOString();
   const recurring = recurringLinkOf(request, paymentId, now);
   const route = routeOf(deps.connectors, candidatesOf(deps.connectors, request), {
-    method: request.method ? request.method.brand : 'card',
+    // A wallet paid in the card flow is a card, for a connector that takes decrypted wallet cards.
+    method: request.card ? 'card' : request.method.brand,
+    ...(request.card?.kind === 'wallet' ? { walletDecryption: true } : {}),
     currency: request.currency,
     kind: request.kind,
     amount: request.amount,
@@ -94,7 +98,16 @@ export async function startPayment(
     events: initiatedEvents.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)),
     expected: NO_STREAM,
   };
-  const results = await store.appendMultiple(claim ? [claim, paymentWrite] : [paymentWrite]);
+  // A wallet token's one-time record goes in the same write, after the claim: a repeat of the order
+  // meets the reservation first (and gets the original outcome), a reused token meets its record.
+  const redemption = request.card?.kind === 'wallet' ? request.card.redemption : null;
+  let results;
+  try {
+    results = await store.appendMultiple([...(claim ? [claim] : []), ...(redemption ? [redemption] : []), paymentWrite]);
+  } catch (error) {
+    if (redemption && isTokenReuse(error, redemption)) throw new WalletTokenRefused('the token was used before');
+    throw error;
+  }
   let state: PaymentState = initiatedEvents.reduce(paymentDecider.evolve, paymentDecider.initialState());
   let version = results[results.length - 1]!.nextExpectedVersion;
 
@@ -135,33 +148,56 @@ export async function startPayment(
 
 /**
  * What the payment is made with: what PaymentInitiated records of it (the card's mask and token, or
- * the method) and what the connector is given (the card in memory, or the method's parameters).
+ * the method, or both for an S2S APM wallet in the card flow) and what the connector is given (the
+ * card in memory, a wallet's token as received, or the method's parameters).
  */
 async function instrumentOf(
   deps: PaymentDeps,
   request: InternalSale,
-): Promise<{ instrument: PaymentInstrument; recorded(): Promise<{ card: CardSnapshot } | { method: MethodSnapshot }> }> {
-  if (request.method) {
+): Promise<{ instrument: PaymentInstrument; recorded(): Promise<{ card: CardSnapshot; method?: MethodSnapshot } | { method: MethodSnapshot }> }> {
+  if (!request.card) {
     const method = request.method;
-    return {
-      instrument: {
-        kind: 'method',
-        method: method.brand,
-        parameters: method.parameters,
-        ...(method.identifier !== undefined ? { identifier: method.identifier } : {}),
-      },
-      recorded: async () => ({ method }),
-    };
+    const instrument: PaymentInstrument =
+      request.walletToken !== undefined
+        ? { kind: 'wallet_token', wallet: method.brand, token: request.walletToken, ...(method.identifier !== undefined ? { identifier: method.identifier } : {}) }
+        : {
+            kind: 'method',
+            method: method.brand,
+            parameters: method.parameters,
+            ...(method.identifier !== undefined ? { identifier: method.identifier } : {}),
+          };
+    return { instrument, recorded: async () => ({ method }) };
   }
   const saleCard = request.card;
+  const alongside = request.method ? { method: request.method } : {};
+  if (saleCard.kind === 'wallet') {
+    const w = saleCard.card;
+    const stored = { number: w.pan, expMonth: w.expMonth, expYear: w.expYear, ...(w.holder ? { holder: w.holder } : {}) };
+    const wallet = { wallet: w.wallet, panType: w.panType, ...(w.cryptogram ? { cryptogram: w.cryptogram } : {}), ...(w.eci ? { eci: w.eci } : {}) };
+    return {
+      instrument: { kind: 'card', card: { ...stored, wallet } },
+      // The card flow keeps the card (decisions.md §9), in the vault only and once the payment is routed.
+      async recorded() {
+        const token = await deps.vault.store(stored, request.merchantId);
+        return { card: { ...snapshotOf(stored, token), wallet: w.wallet, panType: w.panType }, ...alongside };
+      },
+    };
+  }
   const card = await resolveCard(deps.vault, saleCard, request.merchantId);
+  // A chain's later charges pay with its stored card, which is still the wallet's when a wallet started it.
+  const chainCard = request.chain?.card;
+  const fromWallet = saleCard.kind === 'token' && chainCard?.wallet && chainCard.panType ? { wallet: chainCard.wallet, panType: chainCard.panType } : null;
   return {
-    instrument: { kind: 'card', card: { ...card, cvv: saleCard.kind === 'number' ? saleCard.cvv : undefined } },
+    instrument: { kind: 'card', card: { ...card, cvv: saleCard.kind === 'number' ? saleCard.cvv : undefined, ...(fromWallet ? { wallet: fromWallet } : {}) } },
     // Kept in the vault only once the payment is routed: a payment no connector takes stores no card.
     async recorded() {
       let token = saleCard.kind === 'token' ? saleCard.token : null;
       if (!token && request.storeCard) token = await deps.vault.store(card, request.merchantId);
-      return { card: { mask: maskPan(card.number), brand: detectBrand(card.number), expMonth: card.expMonth, expYear: card.expYear, token } };
+      return { card: { ...snapshotOf(card, token), ...(fromWallet ?? {}) }, ...alongside };
     },
   };
+}
+
+function snapshotOf(card: { number: string; expMonth: string; expYear: string }, token: string | null): CardSnapshot {
+  return { mask: maskPan(card.number), brand: detectBrand(card.number), expMonth: card.expMonth, expYear: card.expYear, token };
 }
