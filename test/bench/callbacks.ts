@@ -57,7 +57,7 @@ export async function benchCallbacks(
     receiver = await startServer({ name: 'callback receiver', script: 'test/bench/callback-receiver-server.ts', env: { ...process.env }, port: await freePort() });
     gateway = await startServer({
       name: 'gateway',
-      script: 'src/main.ts',
+      script: 'dist/src/main.js',
       env: { ...gatewayEnv, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' },
       port: await freePort(),
     });

@@ -45,7 +45,7 @@ export async function benchSession(
   try {
     gateway = await startServer({
       name: 'gateway',
-      script: 'src/main.ts',
+      script: 'dist/src/main.js',
       env: { ...gatewayEnv, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' },
       port: await freePort(),
     });
