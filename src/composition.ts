@@ -22,6 +22,7 @@ import { connectorRegistry } from './adapters/connectors/registry';
 import { SandboxBConnector } from './adapters/connectors/sandbox-b';
 import { SandboxApmConnector } from './adapters/connectors/sandbox-apm';
 import { SandboxApmProvider } from './adapters/connectors/sandbox-apm/provider';
+import { SandboxWalletConnector } from './adapters/connectors/sandbox-wallet';
 import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-routes';
 import { registerNotificationRoutes } from './api/notifications/routes';
 import { WALLET_METHODS } from './domain/merchant/methods';
@@ -263,6 +264,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
             return new SandboxBConnector({ now: () => clock.now() });
           case 'sandbox-apm':
             return new SandboxApmConnector({ secret: sandboxApmSecret, simulatorBaseUrl: config.publicBaseUrl, now: () => clock.now() });
+          case 'sandbox-wallet':
+            return new SandboxWalletConnector();
           default: {
             const unknown: never = name;
             return unknown;
@@ -290,7 +293,14 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     connectorNames: connectors.all().map((c) => c.name),
     methodNames: [...new Set([...connectors.all().flatMap((c) => c.capabilities.methods.filter((m) => m !== 'card')), ...WALLET_METHODS])],
   });
-  const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl });
+  // The sandbox trusts only its own wallet roots (wallet init); production only the wallets' real ones.
+  const wallets = new WalletService({
+    store,
+    crypto: new NodeWalletCrypto(options.walletTrust ?? walletTrustFor(config.environment, config.dataDir, process.env)),
+    cipher: walletKeyCipher(key),
+    clock,
+  });
+  const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl, wallets: wallets.tokens });
   const sandboxApm = configuredConnectors.some((c) => c instanceof SandboxApmConnector)
     ? new SandboxApmProvider({ secret: sandboxApmSecret, payments, now: () => clock.now() })
     : null;
@@ -320,14 +330,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     tokenSecret: createHmac('sha256', key).update('hosted-fields-tokens').digest(),
     pendingCards,
     schedules,
-  });
-
-  // The sandbox trusts only its own wallet roots (wallet init); production only the wallets' real ones.
-  const wallets = new WalletService({
-    store,
-    crypto: new NodeWalletCrypto(options.walletTrust ?? walletTrustFor(config.environment, config.dataDir, process.env)),
-    cipher: walletKeyCipher(key),
-    clock,
   });
 
   const queries = s2sStatusQueries(readModels);

@@ -60,7 +60,7 @@ export interface GatewayConfig {
 export class ConfigError extends Error {}
 
 /** The connectors this release ships. */
-export const CONNECTOR_NAMES = ['sandbox', 'sandbox-b', 'sandbox-apm'] as const;
+export const CONNECTOR_NAMES = ['sandbox', 'sandbox-b', 'sandbox-apm', 'sandbox-wallet'] as const;
 export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
 
 function connectorsFrom(value: string | undefined): ConnectorName[] {

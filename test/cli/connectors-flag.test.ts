@@ -8,9 +8,9 @@ describe('merchant CLI: --connectors', function () {
   this.timeout(120_000);
   const cli = cliWithDataDir('connectors-cli-');
 
-  it('is the card sandbox then the APM sandbox by default; create and update set the order, show reports it, unknown names are refused', () => {
+  it('is the card sandbox, the APM sandbox, then the wallet sandbox by default; create and update set the order, show reports it, unknown names are refused', () => {
     const plain = JSON.parse(cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--json').stdout);
-    expect(plain.connectors).to.deep.equal(['sandbox', 'sandbox-apm']);
+    expect(plain.connectors).to.deep.equal(['sandbox', 'sandbox-apm', 'sandbox-wallet']);
 
     const created = cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--connectors', 'sandbox-b,sandbox', '--json');
     expect(created.code, created.stderr).to.equal(0);

@@ -5,6 +5,7 @@ import { SandboxConnector } from '../../src/adapters/connectors/sandbox';
 import { SandboxApmConnector } from '../../src/adapters/connectors/sandbox-apm';
 import { notificationStatus, payerReturnUrl, signNotification } from '../../src/adapters/connectors/sandbox-apm/transformers';
 import { SandboxBConnector } from '../../src/adapters/connectors/sandbox-b';
+import { SandboxWalletConnector } from '../../src/adapters/connectors/sandbox-wallet';
 import { connectorContract } from './contract';
 
 const card = (expMonth: string, expYear = '2038'): PaymentInstrument => ({ kind: 'card', card: { number: '4111111111111111', expMonth, expYear, cvv: '123' } });
@@ -40,4 +41,18 @@ connectorContract('sandbox-apm', {
   },
   notification: (paymentId, reference, approved) =>
     signNotification(apmSecret, { paymentId, reference, status: notificationStatus('plain', approved ? 'approve' : 'decline') }, 1_750_000_000),
+});
+
+/** A token of the wallet's shape: the wallet provider decrypts it itself, the sandbox reads its shape only. */
+const GOOGLE_TOKEN = JSON.stringify({
+  protocolVersion: 'ECv2',
+  signature: 'MEUCIQ==',
+  intermediateSigningKey: { signedKey: '{"keyValue":"k","keyExpiration":"1"}', signatures: ['MEUCIQ=='] },
+  signedMessage: '{"encryptedMessage":"e","ephemeralPublicKey":"p","tag":"t"}',
+});
+const walletToken = (identifier: string): PaymentInstrument => ({ kind: 'wallet_token', wallet: 'googlepay', token: GOOGLE_TOKEN, identifier });
+
+connectorContract('sandbox-wallet', {
+  create: () => new SandboxWalletConnector(),
+  instruments: { success: walletToken('payer-1'), declined: walletToken('fail@gmail.com') },
 });

@@ -42,6 +42,9 @@ function statusOf(instrument: PaymentInstrument): StatusRequest {
       return { ...base, card: { expMonth: instrument.card.expMonth, expYear: instrument.card.expYear } };
     case 'method':
       return { ...base, method: { method: instrument.method, parameters: instrument.parameters, ...(instrument.identifier ? { identifier: instrument.identifier } : {}) } };
+    case 'wallet_token':
+      // The virtual flow records the wallet as the payment's method, never its token.
+      return { ...base, method: { method: instrument.wallet, parameters: {}, ...(instrument.identifier ? { identifier: instrument.identifier } : {}) } };
     default:
       return base;
   }

@@ -161,6 +161,15 @@ export class SandboxConnector implements Connector {
       if (sandboxDeclinesStoredCharge(request.amount)) return this.respond(this.declined(SANDBOX_DECLINE_REASONS.insufficientFunds, reference));
       return this.respond(this.withReference(this.success(request.kind, reference), cof));
     }
+    // A wallet's device or network token carries its cryptogram: the payer authenticated on the
+    // device, so the 3-D Secure expiries are decided without the ACS (a PAN_ONLY card takes its steps).
+    if (card.wallet?.panType === 'DPAN' && (scenario === '3ds_success' || scenario === '3ds_declined')) {
+      return this.respond(
+        scenario === '3ds_success'
+          ? this.withReference(this.success(request.kind, reference), cof)
+          : this.declined(SANDBOX_DECLINE_REASONS.threeDsFailed, reference),
+      );
+    }
     switch (scenario) {
       case 'declined':
         return this.respond(this.declined(SANDBOX_DECLINE_REASONS.issuer, reference));
@@ -248,7 +257,15 @@ export class SandboxConnector implements Connector {
       kind: request.kind,
       amount: request.amount,
       currency: request.currency,
-      instrument: { kind: 'card', card: { number: '', expMonth: request.card.expMonth, expYear: request.card.expYear } },
+      instrument: {
+        kind: 'card',
+        card: {
+          number: '',
+          expMonth: request.card.expMonth,
+          expYear: request.card.expYear,
+          ...(request.card.panType ? { wallet: { wallet: '', panType: request.card.panType } } : {}),
+        },
+      },
       returnUrl: request.returnUrl,
     };
     return request.kind === 'credit' ? this.payout(replay) : this.authorize(replay);

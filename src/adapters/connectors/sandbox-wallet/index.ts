@@ -1,0 +1,1 @@
+export { SANDBOX_WALLET_CAPABILITIES, SANDBOX_WALLET_NAME, SandboxWalletConnector } from './connector';
