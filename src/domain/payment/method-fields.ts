@@ -8,6 +8,7 @@
  * shape. A `collected` field may be left out: the provider asks the payer for it on its page.
  */
 import { isCurrency } from '../money';
+import type { PayoutScheme } from '../payouts/payout-rules';
 
 export type FieldFormat = 'text' | 'digits' | 'decimal' | 'boolean' | 'currency' | 'url' | 'date' | 'date-time' | 'country';
 
@@ -45,6 +46,11 @@ export interface MethodDescription {
   /** The catalogue's kind of method, in words (for pages and documentation). */
   kind: string;
   fields: readonly MethodField[];
+  /**
+   * A method that only pays money out (`CREDIT2VIRTUAL`), and whose payout rules apply
+   * (src/domain/payouts/payout-rules.ts); absent for a method payers pay with.
+   */
+  payout?: PayoutScheme;
 }
 
 /** What the check knows about the payer beside the parameters. */

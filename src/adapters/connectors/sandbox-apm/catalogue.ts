@@ -17,6 +17,7 @@
  * that country, or from one of unknown country.
  */
 import type { MethodDescription, MethodField } from '../../../domain/payment/method-fields';
+import { SANDBOX_MOMO_METHODS } from './momo-catalogue';
 
 export type SandboxFlow = 'redirect' | 'qr' | 'app';
 export type SandboxPage = 'plain' | 'qr' | 'otp' | 'details' | 'crypto';
@@ -124,7 +125,8 @@ const METHODS: readonly SandboxMethod[] = [
 /** Another name of a method, taken exactly as the method itself (decisions.md §7: `vcard`). */
 const ALIASES: Readonly<Record<string, string>> = { vcard: 'sb-redirect' };
 
-const BY_ID = new Map(METHODS.map((m) => [m.method, m]));
+// The mobile-money methods (momo-catalogue.ts) are found too, so the provider page decides them.
+const BY_ID = new Map([...METHODS, ...SANDBOX_MOMO_METHODS].map((m) => [m.method, m]));
 
 /** Every identifier the sandbox answers to: its methods, then their aliases. */
 export const SANDBOX_METHOD_IDS: readonly string[] = [...METHODS.map((m) => m.method), ...Object.keys(ALIASES)];

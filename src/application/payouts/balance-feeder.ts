@@ -1,0 +1,125 @@
+/**
+ * The balance feeder: follows the global log and records, on each merchant's payout balance
+ * stream, the payment events that change what the merchant may pay out: sales and captures that
+ * settled, refunds and voids, and how every payout ended (settled, or declined: its hold released).
+ *
+ * Each pass reads the log after its checkpoint, in order, and sends each balance stream one command
+ * with that stream's movements; the stream records only those beyond its own watermark, so a pass
+ * repeated after a crash, or another feeder in another process, never records a movement twice.
+ * The checkpoint only saves replaying: it is written after the work.
+ */
+import type { FedMovement } from '../../domain/payouts/balance-decide';
+import { paymentStreamId, type PaymentEvent, type PaymentKind } from '../../domain/payment/events';
+import type { EventStore, StoredEvent } from '../ports/event-store';
+import type { Clock } from '../ports/clock';
+import type { PayoutBalances } from './payout-balances';
+
+export interface FeederCheckpoint {
+  load(): Promise<bigint | null>;
+  save(position: bigint): Promise<void>;
+}
+
+export interface BalanceFeederDeps {
+  store: EventStore;
+  balances: PayoutBalances;
+  checkpoint: FeederCheckpoint;
+  clock: Clock;
+  /** Events read per page. Default 1000. */
+  pageSize?: number;
+}
+
+/** What the feeder must know of a payment to place its money. */
+interface PaymentFacts {
+  merchantId: string;
+  currency: string;
+  kind: PaymentKind;
+}
+
+const MONEY_EVENTS: ReadonlySet<string> = new Set(['PaymentInitiated', 'PaymentSettled', 'CaptureSucceeded', 'RefundSucceeded', 'PaymentVoided', 'PaymentDeclined']);
+const FACTS_CACHE_LIMIT = 50_000;
+
+export class BalanceFeeder {
+  private readonly facts = new Map<string, PaymentFacts>();
+
+  constructor(private readonly deps: BalanceFeederDeps) {}
+
+  /** Feeds everything appended so far; answers how many movements were sent. */
+  async runOnce(): Promise<number> {
+    let after = await this.deps.checkpoint.load();
+    const pageSize = this.deps.pageSize ?? 1000;
+    let sent = 0;
+    for (;;) {
+      const page = await this.deps.store.readAll({ after, maxCount: pageSize });
+      if (page.length === 0) return sent;
+      sent += await this.feed(page);
+      after = page[page.length - 1]!.position;
+      await this.deps.checkpoint.save(after);
+      if (page.length < pageSize) return sent;
+    }
+  }
+
+  private async feed(page: StoredEvent[]): Promise<number> {
+    const byBalance = new Map<string, { merchantId: string; currency: string; movements: FedMovement[] }>();
+    for (const stored of page) {
+      if (!MONEY_EVENTS.has(stored.type) || !stored.streamId.startsWith('payment-')) continue;
+      const event = { type: stored.type, data: stored.data } as unknown as PaymentEvent;
+      if (event.type === 'PaymentInitiated') {
+        this.remember(event.data.paymentId, { merchantId: event.data.merchantId, currency: event.data.currency, kind: event.data.kind });
+        continue;
+      }
+      const paymentId = (event.data as { paymentId: string }).paymentId;
+      const facts = await this.factsOf(paymentId);
+      if (!facts) continue;
+      const effect = effectOf(event, facts.kind);
+      if (!effect) continue;
+      const key = `${facts.merchantId} ${facts.currency}`;
+      let entry = byBalance.get(key);
+      if (!entry) byBalance.set(key, (entry = { merchantId: facts.merchantId, currency: facts.currency, movements: [] }));
+      entry.movements.push({ position: stored.position.toString(), paymentId, eventId: stored.id, eventType: stored.type, ...effect });
+    }
+    const now = this.deps.clock.now().toISOString();
+    for (const { merchantId, currency, movements } of byBalance.values()) {
+      await this.deps.balances.handle(
+        merchantId,
+        currency,
+        { type: 'RecordPayoutMovements', data: { merchantId, currency, movements, now } },
+        { correlationId: 'payout-balance-feeder', causationId: movements[movements.length - 1]!.eventId },
+      );
+    }
+    return [...byBalance.values()].reduce((n, e) => n + e.movements.length, 0);
+  }
+
+  private remember(paymentId: string, facts: PaymentFacts): void {
+    this.facts.set(paymentId, facts);
+    if (this.facts.size > FACTS_CACHE_LIMIT) this.facts.delete(this.facts.keys().next().value!);
+  }
+
+  private async factsOf(paymentId: string): Promise<PaymentFacts | null> {
+    const known = this.facts.get(paymentId);
+    if (known) return known;
+    const [first] = await this.deps.store.readStream(paymentStreamId(paymentId));
+    if (!first || first.type !== 'PaymentInitiated') return null;
+    const d = first.data as { merchantId: string; currency: string; kind: PaymentKind };
+    const facts = { merchantId: d.merchantId, currency: d.currency, kind: d.kind };
+    this.remember(paymentId, facts);
+    return facts;
+  }
+}
+
+/** What an event does to the payout balance, or null for nothing. */
+function effectOf(event: PaymentEvent, kind: PaymentKind): Pick<FedMovement, 'effect' | 'amount'> | null {
+  switch (event.type) {
+    case 'PaymentSettled':
+      return kind === 'credit' ? { effect: 'payout_settled', amount: event.data.amount } : { effect: 'received', amount: event.data.amount };
+    case 'CaptureSucceeded':
+      return { effect: 'received', amount: event.data.amount };
+    case 'RefundSucceeded':
+      return { effect: 'received', amount: -event.data.amount };
+    case 'PaymentVoided':
+      return { effect: 'received', amount: -event.data.amount };
+    case 'PaymentDeclined':
+      return kind === 'credit' ? { effect: 'payout_declined', amount: 0 } : null;
+    default:
+      return null;
+  }
+}

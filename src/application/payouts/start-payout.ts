@@ -1,0 +1,179 @@
+/**
+ * A payout (`CREDIT2VIRTUAL`): money from the merchant's payout balance to a payee's account with
+ * an alternative method's provider (a mobile-money wallet, an email). It is a payment of kind
+ * `credit` on its own stream, so status lookups, callbacks, reconciliation and the ledger follow it
+ * as any payment; what is its own is the money:
+ *
+ * 1. the order id is reserved together with `PaymentInitiated` (the duplicate rule of every SALE);
+ * 2. its amount is held on the merchant's payout balance stream (PayoutBalances), decided at the
+ *    version read, so no two payouts spend the same money; a balance that cannot cover it declines
+ *    the payout (`Insufficient payout balance`) and nothing moves;
+ * 3. only then is the provider asked, and its answer recorded. How the payout ends (settled, or
+ *    declined now or later) reaches the balance through the balance feeder, which follows the log.
+ */
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../domain/errors';
+import { DUPLICATE_WINDOW_MS, ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
+import type { AuthorizationResult } from '../../domain/payment/commands';
+import { paymentDecider } from '../../domain/payment/decider';
+import { paymentStreamId, type MethodSnapshot, type PayerSnapshot } from '../../domain/payment/events';
+import { connectorOf, type ExistingPayment, type PaymentState } from '../../domain/payment/state';
+import { INSUFFICIENT_PAYOUT_BALANCE } from '../../domain/payouts/balance-decide';
+import { toNewEvent } from '../command-handler';
+import { callConnector, payerReturnUrl, toAuthorizationResult } from '../payments/connector-calls';
+import type { PaymentDeps } from '../payments/deps';
+import { DuplicatePaymentError } from '../payments/errors';
+import { existing } from '../payments/existing';
+import { paymentStream } from '../payments/payment-stream';
+import { routeOf } from '../payments/start-payment/route';
+import { NO_STREAM, WrongExpectedVersionError, type EventMetadata } from '../ports/event-store';
+import type { PayoutBalances } from './payout-balances';
+
+export type PayoutDeps = Pick<PaymentDeps, 'store' | 'connectors' | 'clock' | 'logger' | 'baseUrl' | 'replayWaitMs'> & { balances: PayoutBalances };
+
+export interface PayoutRequest {
+  merchantId: string;
+  orderId: string;
+  orderDescription: string;
+  currency: string;
+  /** Minor units, and the merchant's text of it (echoed, hashed). */
+  amount: number;
+  amountText: string;
+  /** The payout method (`brand`) and its parameters. */
+  method: MethodSnapshot;
+  /** Who is paid (`payee_*`). */
+  payee: PayerSnapshot;
+  notificationUrl: string | null;
+  correlationId: string;
+  /** The merchant's connectors, in order. */
+  connectors: readonly string[];
+}
+
+export interface PayoutResult {
+  payment: ExistingPayment;
+  /** True when this request repeated an order id within the duplicate window. */
+  replayed: boolean;
+}
+
+export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Promise<PayoutResult> {
+  const { store, clock } = deps;
+  const paymentId = randomUUID();
+  const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
+  // Routed before anything is recorded: a payout no connector can make must not burn the order id.
+  const route = routeOf(deps.connectors, request.connectors, {
+    method: request.method.brand,
+    currency: request.currency,
+    kind: 'credit',
+    amount: request.amount,
+    recurring: false,
+  });
+  const now = clock.now().toISOString();
+  const initiated = paymentDecider.decide(
+    {
+      type: 'InitiatePayment',
+      data: {
+        paymentId,
+        merchantId: request.merchantId,
+        channel: 's2s_apm',
+        kind: 'credit',
+        orderId: request.orderId,
+        orderDescription: request.orderDescription,
+        currency: request.currency,
+        amount: request.amount,
+        amountText: request.amountText,
+        method: request.method,
+        payer: request.payee,
+        termUrl3ds: null,
+        notificationUrl: request.notificationUrl,
+        customData: null,
+        parameters: null,
+        recurringInit: false,
+        connector: route[0]!,
+        ...(route.length > 1 ? { route } : {}),
+        now,
+      },
+    },
+    { exists: false },
+  );
+  const reservation: OrderIdReserved = {
+    type: 'OrderIdReserved',
+    data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: now },
+  };
+  const orderStream = orderStreamId(request.merchantId, request.orderId);
+  let version: bigint;
+  try {
+    const results = await store.appendMultiple([
+      { streamId: orderStream, events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)], expected: NO_STREAM },
+      { streamId: paymentStreamId(paymentId), events: initiated.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)), expected: NO_STREAM },
+    ]);
+    version = results[results.length - 1]!.nextExpectedVersion;
+  } catch (error) {
+    if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
+    return { payment: await replayOrReject(deps, request), replayed: true };
+  }
+  let state: PaymentState = initiated.reduce(paymentDecider.evolve, paymentDecider.initialState());
+
+  // The money first: nothing is sent to the provider before it is set aside.
+  let refusal: AuthorizationResult | null = null;
+  try {
+    await deps.balances.handle(
+      request.merchantId,
+      request.currency,
+      { type: 'HoldPayout', data: { merchantId: request.merchantId, currency: request.currency, paymentId, amount: request.amount, now } },
+      metadata,
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'insufficient_payout_balance') throw error;
+    refusal = { outcome: 'declined', reason: INSUFFICIENT_PAYOUT_BALANCE };
+  }
+
+  const stream = paymentStream(store);
+  const ask = {
+    paymentId,
+    merchantId: request.merchantId,
+    kind: 'credit' as const,
+    amount: request.amount,
+    currency: request.currency,
+    instrument: { kind: 'method' as const, method: request.method.brand, parameters: request.method.parameters },
+    ...(request.payee.email ? { payerEmail: request.payee.email } : {}),
+    returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
+  };
+  for (;;) {
+    const result = refusal ?? toAuthorizationResult(await callConnector(deps, connectorOf(existing(state)), (connector) => connector.payout(ask)));
+    const recorded = await stream.handle(
+      paymentId,
+      { type: 'RecordAuthorization', data: { result, now: clock.now().toISOString() } },
+      metadata,
+      { state, version },
+    );
+    state = recorded.state;
+    version = recorded.version!;
+    // A soft decline goes on to the route's next connector, the money still held.
+    if (!recorded.newEvents.some((e) => e.type === 'PaymentCascaded')) return { payment: existing(state), replayed: false };
+  }
+}
+
+/**
+ * The order id is taken. Within the duplicate window by a payout, the request is a repeat and gets
+ * that payout's outcome (waiting while its provider is still being asked); anything else is a
+ * duplicate, a SALE's order id too.
+ */
+async function replayOrReject(deps: PayoutDeps, request: PayoutRequest): Promise<ExistingPayment> {
+  const events = await deps.store.readStream(orderStreamId(request.merchantId, request.orderId));
+  const reserved = events.find((e) => e.type === 'OrderIdReserved');
+  if (!reserved || (reserved.data as OrderIdReserved['data']).sessionId) throw new DuplicatePaymentError();
+  const verdict = judgeRepeat(reserved.data as OrderIdReserved['data'], deps.clock.now());
+  if (verdict.kind === 'duplicate') throw new DuplicatePaymentError();
+  const deadline = Date.now() + (deps.replayWaitMs ?? DUPLICATE_WINDOW_MS);
+  const stream = paymentStream(deps.store);
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    const { state } = await stream.load(verdict.paymentId);
+    if (state.exists && state.kind !== 'credit') throw new DuplicatePaymentError();
+    if (state.exists && state.phase !== 'initiated') return state;
+    if (Date.now() > deadline) {
+      if (state.exists) return state;
+      throw new DuplicatePaymentError();
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
