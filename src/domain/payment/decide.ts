@@ -71,6 +71,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
         },
       ];
     case 'RequestCapture': {
+      refuseOnPayout(s);
       if (s.phase !== 'authorized' || s.heldAmount <= 0) {
         throw new DomainError(
           'capture_not_allowed',
@@ -123,6 +124,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       });
     }
     case 'RequestVoid':
+      refuseOnPayout(s);
       // Only money that settled and was never refunded can be voided; a hold is released instead.
       if (s.phase !== 'settled' || s.refundedAmount > 0 || s.kind === 'credit') {
         throw new DomainError('void_not_allowed', 'Void is not allowed.');
@@ -156,6 +158,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       });
     }
     case 'RequestCreditVoid': {
+      refuseOnPayout(s);
       const { amount, amountText, operationId, refundsEnabled, now } = command.data;
       let kind: 'refund' | 'reversal';
       let available: number;
@@ -188,6 +191,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       ];
     }
     case 'RequestRefund': {
+      refuseOnPayout(s);
       // Checkout refunds money that settled; a hold is never "refunded" (it is voided instead).
       const { amount, amountText, operationId, refundsEnabled, now } = command.data;
       if (s.phase !== 'settled' || !refundsEnabled || s.kind === 'credit') {
@@ -378,6 +382,11 @@ function notificationEvents(s: ExistingPayment, result: AuthorizationResult, now
       // Decided (or the payer is with the ACS, whose return decides): nothing changes.
       return [];
   }
+}
+
+/** A payout made with a method (CREDIT2VIRTUAL) is never captured, voided or refunded (decisions.md §8: 204005). */
+function refuseOnPayout(s: ExistingPayment): void {
+  if (s.kind === 'credit' && s.method) throw new DomainError('action_not_supported', 'Payment action not supported');
 }
 
 /** Some acquirers take refunds in their own portal only: the gateway cannot ask them. */

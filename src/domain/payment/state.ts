@@ -292,7 +292,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return {
         ...s,
         phase: 'awaiting_provider',
-        status: 'PENDING',
+        // A payout its provider decides later is answered UNDEFINED/PREPARE (decisions.md §8).
+        status: s.kind === 'credit' && s.method ? 'PREPARE' : 'PENDING',
         payerAction: null,
         updatedAt: event.data.pendingAt,
         ...(event.data.instructions ? { providerInstructions: { ...event.data.instructions } } : {}),
