@@ -1,12 +1,19 @@
-/** `SALE` (S2S CARD): a card or a stored card's token, the payer, and optionally the start of a chain. */
+/**
+ * `SALE` (S2S CARD): a card or a stored card's token, the payer, and optionally the start of a chain.
+ * A wallet SALE sends `digital_wallet` and `payment_token` (the token JSON exactly as received) in
+ * place of the card, signed with Formula 8; it is paid in the wallets' card flow or refused
+ * (decisions.md §9, wallet-refusals.ts).
+ */
 import { isCalendarDate } from '../../../domain/schedule/due-dates';
 import { isUuid } from '../../../domain/ids';
 import { parseExpiry, validatePan } from '../../../domain/card';
 import { isCurrency, parseAmount } from '../../../domain/money';
 import { merchantConnectors } from '../../../domain/merchant/connectors';
+import { methodEnabled } from '../../../domain/merchant/methods';
+import { isWallet } from '../../../domain/wallets/token-shape';
 import type { PayerSnapshot, ReturnLinkTarget } from '../../../domain/payment/events';
 import { payerPresent, storesCard } from '../../../domain/payment/policy';
-import { saleCardHash, saleTokenHash } from '../../../domain/signatures';
+import { saleCardHash, saleTokenHash, walletSaleHash } from '../../../domain/signatures';
 import type { MerchantAccount } from '../../../application/merchant-service';
 import { CardTokenNotFoundError, DuplicatePaymentError, type SaleCard, type ScheduleRequest } from '../../../application/payments';
 import { throwApiError } from '../../domain-errors';
@@ -14,6 +21,7 @@ import { ApiError, errors, type FieldError } from '../../errors';
 import { requireHash } from '../../require-hash';
 import { payerOf } from '../payer-fields';
 import { saleResponse, viewOf } from '../responses';
+import { throwWalletRefusal, walletErrors, walletTokenProblem } from '../wallet-refusals';
 import { formString as str, type ActionContext, type FormBody, type S2sDeps } from '../s2s-action';
 
 export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionContext) {
@@ -29,10 +37,13 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   const amount = isCurrency(currency) ? parseAmount(amountText, currency) : null;
   if (amount && !amount.ok) fieldErrors.push(errors.field('order_amount', amount.reason));
 
+  const wallet = walletFieldsOf(form, fieldErrors);
   const cardNumber = str(form, 'card_number');
   const cardToken = str(form, 'card_token');
   let card: SaleCard | null = null;
-  if (cardNumber && cardToken) {
+  if (wallet) {
+    // The card is in the token.
+  } else if (cardNumber && cardToken) {
     fieldErrors.push(errors.field('card_token', 'Send either card_number or card_token, not both.'));
   } else if (cardNumber) {
     const pan = validatePan(cardNumber);
@@ -64,18 +75,21 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   const recurringInit = form.recurring_init === 'Y';
   const today = now.toISOString().slice(0, 10);
   const scheduleFields = scheduleFieldsOf(form, { currency, amount, recurringInit, today }, fieldErrors);
-  if (fieldErrors.length || !card || !amount || !amount.ok) throw errors.invalid(fieldErrors);
+  if (fieldErrors.length || (!card && !wallet) || !amount || !amount.ok) throw errors.invalid(fieldErrors);
   // The spec words a non-UUID schedule_id as an error of its own; it is still validation, so before the hash.
   if (scheduleFields && !isUuid(scheduleFields.scheduleId)) throw new ApiError(400, 100000, 'This is not a valid UUID.');
 
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
 
   const payerEmail = str(form, 'payer_email');
-  const expectedHash =
-    card.kind === 'number'
-      ? saleCardHash({ payerEmail, password: merchant.password, cardNumber: card.number })
-      : saleTokenHash({ payerEmail, password: merchant.password, cardToken: card.token });
+  const expectedHash = wallet
+    ? walletSaleHash({ payerEmail, password: merchant.password })
+    : card!.kind === 'number'
+      ? saleCardHash({ payerEmail, password: merchant.password, cardNumber: card!.number })
+      : saleTokenHash({ payerEmail, password: merchant.password, cardToken: (card as { token: string }).token });
   requireHash(form.hash, expectedHash);
+  // A wallet this merchant does not take, or one the gateway does not know.
+  if (wallet && !(isWallet(wallet.wallet) && methodEnabled(merchant, wallet.wallet))) throw walletErrors.notSupported();
 
   const notificationUrl = str(form, 'notification_url');
   if (notificationUrl !== undefined) {
@@ -86,6 +100,36 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
 
   const payer = payerOf(form);
   try {
+    if (wallet && isWallet(wallet.wallet)) {
+      const result = await deps.payments.walletSale({
+        merchantId: merchant.merchantId,
+        clientKey: merchant.clientKey,
+        wallet: wallet.wallet,
+        token: wallet.token,
+        // S2S CARD takes wallets in the card flow only: without it, 204018 (decisions.md §9).
+        flows: 'card',
+        kind,
+        orderId: form.order_id as string,
+        orderDescription: form.order_description as string,
+        currency,
+        amount: amount.minor,
+        amountText,
+        payer,
+        termUrl3ds: str(form, 'term_url_3ds') ?? null,
+        ...(str(form, 'term_url_target') ? { termUrlTarget: str(form, 'term_url_target') as ReturnLinkTarget } : {}),
+        notificationUrl: notificationUrl ?? null,
+        customData: (form.custom_data as Record<string, unknown>) ?? null,
+        parameters: (form.parameters as Record<string, unknown>) ?? null,
+        recurringInit,
+        correlationId: requestId,
+        ...(schedule ? { schedule } : {}),
+        cardOnFileSupport: merchant.cardOnFileSupport === true,
+        connectors: merchantConnectors(merchant),
+        merchantPaymentMode: merchant.paymentMode,
+      });
+      return saleResponse(viewOf(result.payment));
+    }
+    card = card!;
     const result = await deps.payments.sale({
       merchantId: merchant.merchantId,
       kind,
@@ -115,9 +159,28 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   } catch (error) {
     if (error instanceof DuplicatePaymentError) throw errors.duplicate();
     if (error instanceof CardTokenNotFoundError) throw errors.cardTokenNotFound();
+    throwWalletRefusal(error, 'payment_token');
     // A payment none of the merchant's connectors can take: 204005.
     throwApiError(error);
   }
+}
+
+/**
+ * A wallet SALE's fields, or null when none was sent: `digital_wallet` and `payment_token` both,
+ * without card fields, and a token of its wallet's shape (checked here, before the hash: it is
+ * validation). An unknown wallet is not a field error: it is refused after the hash (204018).
+ */
+function walletFieldsOf(form: FormBody, fieldErrors: FieldError[]): { wallet: string; token: string } | null {
+  const wallet = str(form, 'digital_wallet');
+  const token = str(form, 'payment_token');
+  if (wallet === undefined && token === undefined) return null;
+  if (wallet === undefined) fieldErrors.push(errors.field('digital_wallet', 'This value should not be blank.'));
+  if (token === undefined) fieldErrors.push(errors.field('payment_token', 'This value should not be blank.'));
+  if (str(form, 'card_number') || str(form, 'card_token')) fieldErrors.push(errors.field('payment_token', 'Send either card data or payment_token, not both.'));
+  if (wallet === undefined || token === undefined) return { wallet: wallet ?? '', token: token ?? '' };
+  const problem = isWallet(wallet) ? walletTokenProblem(wallet, token, 'payment_token') : null;
+  if (problem) fieldErrors.push(problem);
+  return { wallet, token };
 }
 
 /** A SALE's schedule fields, checked for shape and against each other; the schedule is looked up after the hash. */
