@@ -2,11 +2,10 @@
  * What reaches an S2S APM payment after its SALE: the provider's signed notifications on
  * `POST /notifications/{connector}` (each vocabulary, forged, duplicate, late, another connector's
  * payment), `gateway sandbox decide`'s path, the merchant's callbacks with the family's APM hash and
- * X-Signature, and holds (a wallet brand of a provider that holds) captured or released.
+ * X-Signature. (Holds of a wallet brand, taken in the wallets' card flow: s2s-wallet-apm.test.ts.)
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import type { Connector, ConnectorOutcome, FollowUpOutcome, InboundNotification, PayerReturnOutcome } from '../../src/application/ports/connector';
 import { verifyCallbackSignature } from '../../src/domain/callback/callback-encoding';
 import { apmCallbackBodyHash } from '../../src/domain/signatures';
 import { apmByTransId, apmCreditVoid, apmSale, postNotification, providerNotification } from '../support/apm-client';
@@ -122,78 +121,6 @@ forEachStore('S2S APM: provider notifications and callbacks', (h) => {
     expect(voidCallback.fields.get('hash')).to.equal(apmCallbackBodyHash(voidCallback.body, merchant.password));
   });
 });
-
-/**
- * A provider whose wallet brand holds funds (as a wallet in the card flow does): the only way an
- * S2S APM payment is an authorization (decisions.md §7), to capture or release.
- */
-class HoldingWalletProvider implements Connector {
-  readonly name = 'wallet-test';
-  readonly capabilities = { methods: ['applepay'], currencies: 'any' as const, dms: true, refundsViaApi: true, zeroAmount: false, cardOnFile: false, walletDecryption: false, payouts: false };
-  private n = 0;
-  async authorize(): Promise<ConnectorOutcome> {
-    return { outcome: 'success', reference: `w-${++this.n}`, descriptor: 'WALLET' };
-  }
-  async payout(): Promise<ConnectorOutcome> {
-    return { outcome: 'declined', reason: 'no payouts' };
-  }
-  async completePayerAction(): Promise<PayerReturnOutcome> {
-    return { verified: false };
-  }
-  async capture(): Promise<FollowUpOutcome> {
-    return { outcome: 'success' };
-  }
-  async void(): Promise<FollowUpOutcome> {
-    return { outcome: 'success' };
-  }
-  async refund(): Promise<FollowUpOutcome> {
-    return { outcome: 'success' };
-  }
-  async reverse(): Promise<FollowUpOutcome> {
-    return { outcome: 'success' };
-  }
-  async status(): Promise<ConnectorOutcome> {
-    return { outcome: 'unknown', detail: 'none' };
-  }
-  async followUpStatus(): Promise<FollowUpOutcome> {
-    return { outcome: 'success' };
-  }
-  async parseNotification(): Promise<InboundNotification> {
-    return { verified: false };
-  }
-}
-
-forEachStore(
-  'S2S APM: holds of a wallet brand',
-  (h) => {
-    let merchant: TestMerchant;
-    beforeEach(async () => {
-      merchant = await h().createMerchant({ connectors: ['wallet-test'] });
-    });
-    const status = async (transId: string) => (await apmByTransId(h(), 'GET_TRANS_STATUS', merchant, transId)).body.status;
-
-    it('Given auth=Y on a wallet brand whose provider holds, Then SUCCESS/PENDING; CAPTURE settles it (answered as S2S CARD)', async () => {
-      const held = await apmSale(h(), merchant, { brand: 'applepay', auth: 'Y', 'parameters[paymentToken]': undefined });
-      expect(held.body).to.include({ result: 'SUCCESS', status: 'PENDING' });
-      const captured = await apmByTransId(h(), 'CAPTURE', merchant, held.body.trans_id, { amount: '6.00' });
-      expect(captured.body).to.include({ action: 'CAPTURE', result: 'SUCCESS', status: 'SETTLED', amount: '6.00', descriptor: 'WALLET' });
-      expect(await status(held.body.trans_id)).to.equal('SETTLED');
-    });
-
-    it('Given an APM hold, When CREDITVOID comes without amount, Then the hold is released: REVERSAL', async () => {
-      const held = await apmSale(h(), merchant, { brand: 'applepay', auth: 'Y' });
-      expect((await apmCreditVoid(h(), merchant, held.body.trans_id)).body.result).to.equal('ACCEPTED');
-      expect(await status(held.body.trans_id)).to.equal('REVERSAL');
-      expect(await h().paymentEventTypes(held.body.trans_id)).to.deep.equal(['PaymentInitiated', 'PaymentAuthorized', 'CreditVoidRequested', 'AuthorizationReversed']);
-    });
-
-    it('Given an APM hold, When VOID is asked, Then Void is not allowed. (a hold is released with CREDITVOID)', async () => {
-      const held = await apmSale(h(), merchant, { brand: 'applepay', auth: 'Y' });
-      expect((await apmByTransId(h(), 'VOID', merchant, held.body.trans_id)).body).to.deep.equal({ result: 'ERROR', error_code: 100000, error_message: 'Void is not allowed.' });
-    });
-  },
-  { connectors: [new HoldingWalletProvider()] },
-);
 
 forEachStore(
   'S2S APM: notifications and the limits on failed authentication',
