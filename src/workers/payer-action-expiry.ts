@@ -10,6 +10,7 @@ import type { Clock } from '../application/ports/clock';
 import type { Logger } from '../application/ports/logger';
 import type { AbandonedPayerAction, PayerActionsDue } from '../application/ports/payer-actions-due';
 import type { PaymentService } from '../application/payments';
+import { payerTimeoutReason } from '../domain/payment/payer-timeout';
 
 export interface PayerActionExpiryOptions {
   candidates: PayerActionsDue;
@@ -44,16 +45,5 @@ export function startPayerActionExpiry(options: PayerActionExpiryOptions): Perio
 }
 
 function reasonOf({ phase, qr }: AbandonedPayerAction): string {
-  switch (phase) {
-    case 'awaiting_3ds':
-      return '3-D Secure authentication was not completed in time';
-    case 'awaiting_redirect':
-      return qr ? 'QR code expired' : 'The payer did not return from the redirect in time';
-    case 'awaiting_provider':
-      return 'The payer did not confirm the payment in time';
-    default: {
-      const unreachable: never = phase;
-      return unreachable;
-    }
-  }
+  return payerTimeoutReason(phase, qr === true);
 }
