@@ -33,6 +33,7 @@ export function modelOf(overrides: Partial<CheckoutPageModel> = {}, session: Par
     needs: { cardNumber: !s.cardToken, cvv: s.operation !== 'credit', billingState: ['CA', 'US', 'JP', 'AU', 'IN'].includes(s.billingAddress.country ?? '') },
     storedCardMask: null,
     holderName: 'John Doe',
+    methods: [{ method: 'card', label: 'Card', collect: [] }],
     ...overrides,
   };
 }

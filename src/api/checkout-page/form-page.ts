@@ -6,11 +6,20 @@
  * After a refused submit the form comes back with the problems next to their fields and the
  * harmless values kept. The card number and CVV are never written back into the page.
  */
-import { STATE_COUNTRIES, needsBillingState, type CheckoutPageModel, type FieldName, type FieldProblem } from '../../application/checkout/checkout-service';
+import {
+  STATE_COUNTRIES,
+  needsBillingState,
+  type CheckoutPageModel,
+  type FieldName,
+  type FieldProblem,
+  type MethodFieldProblem,
+  type PageMethod,
+} from '../../application/checkout/checkout-service';
+import { chosenMethod, renderMethodChooser, renderMethodForm } from './method-form';
 import { browserInfoInputs, escapeHtml } from '../html/page-kit';
 import { COUNTRIES } from './countries';
 import { amountText, isCredit, renderOrderSummary } from './order-summary';
-import { declineReasonText, fieldProblemText } from './messages';
+import { declineReasonText, fieldProblemText, methodFieldProblemText } from './messages';
 import { LOCK_ICON, renderDocument } from './render-page';
 
 /** What the payer typed that may be shown again. */
@@ -28,6 +37,11 @@ export interface FormPageInput {
   /** After a refused submit. */
   kept?: KeptValues;
   problems?: FieldProblem[];
+  /** The method the payer picked in the list (`?method=`); absent: the page's choice (chosenMethod). */
+  method?: string;
+  /** After a refused submit of an alternative method's form: its problems and what was typed. */
+  methodProblems?: MethodFieldProblem[];
+  methodTyped?: Record<string, string>;
 }
 
 /** The form's fields, top to bottom: the order the problem summary lists them in. */
@@ -67,6 +81,8 @@ function inputAttributes(name: FieldName, error: string | undefined, autofocus: 
 }
 
 export function renderFormPage(input: FormPageInput): string {
+  const chosen = chosenMethod(input.model, input.method);
+  if (chosen && chosen.method !== 'card') return renderMethodFormPage(input, chosen);
   const { model, kept = {}, problems = [] } = input;
   const session = model.session;
   const credit = isCredit(model);
@@ -131,6 +147,9 @@ export function renderFormPage(input: FormPageInput): string {
   fields.push(...billingFields(model, kept, errorOf, focus));
 
   const notices: string[] = [];
+  // A method the session does not offer (any more) was posted: the page falls back to the card and says so.
+  const unavailable = input.methodProblems?.find((p) => p.field === null);
+  if (unavailable) notices.push(`<div class="notice" id="problems" role="alert"><p><strong>${escapeHtml(methodFieldProblemText(unavailable))}</strong></p></div>`);
   if (problems.length) {
     const items = FIELD_ORDER.flatMap((name) => problems.filter((p) => p.field === name))
       .map((p) => `<li><a href="#${p.field}">${escapeHtml(fieldProblemText(p))}</a></li>`)
@@ -157,6 +176,7 @@ ${renderOrderSummary(model, input.now)}
 <section class="pay" aria-labelledby="pay-title">
   <h1 id="pay-title">${escapeHtml(heading)}</h1>
   ${notices.join('\n')}
+  ${renderMethodChooser(model, 'card', input.prefix)}
   <form method="post" action="${escapeHtml(action('pay'))}" data-checkout-form data-browser-info aria-labelledby="pay-title">
 ${fields.join('\n')}
 ${browserInfoInputs()}
@@ -173,6 +193,32 @@ ${browserInfoInputs()}
   const state = problems.length ? 'Check your details – ' : model.lastDecline ? 'Payment declined – ' : '';
   const title = `${state}${submit} – ${model.merchantName}`;
   return renderDocument({ title, prefix: input.prefix, shopName: model.merchantName, main });
+}
+
+/** The page with an alternative method chosen: the same summary, notices and list, the method's form. */
+function renderMethodFormPage(input: FormPageInput, method: PageMethod): string {
+  const { model } = input;
+  const notice = model.lastDecline && !input.methodProblems?.length
+    ? `<div class="notice" id="decline" role="alert" tabindex="-1" data-focus-on-load>
+  <p><strong>${escapeHtml(declineSentence(declineReasonText(model.lastDecline.reason)))}</strong> Please try again or choose another way to pay.</p>
+  <p>${escapeHtml(attemptsSentence(model.attemptsLeft))}</p>
+</div>`
+    : '';
+  const cancel = `${input.prefix}/checkout/${encodeURIComponent(model.session.sessionId)}/cancel`;
+  const main = `<div class="checkout">
+${renderOrderSummary(model, input.now)}
+<section class="pay" aria-labelledby="pay-title">
+  <h1 id="pay-title">${escapeHtml(method.label)}</h1>
+  ${notice}
+  ${renderMethodChooser(model, method.method, input.prefix)}
+  ${renderMethodForm(model, method, input.prefix, input.methodProblems, input.methodTyped)}
+  <form method="post" action="${escapeHtml(cancel)}" data-cancel-form>
+    <button type="submit" class="link-button">Cancel and return to the shop</button>
+  </form>
+</section>
+</div>`;
+  const state = input.methodProblems?.length ? 'Check your details – ' : model.lastDecline ? 'Payment declined – ' : '';
+  return renderDocument({ title: `${state}Pay ${amountText(model)} – ${model.merchantName}`, prefix: input.prefix, shopName: model.merchantName, main });
 }
 
 /** Whether the page asks for a billing country and state: not when a stored card is credited. */

@@ -3,7 +3,7 @@
  * Checkout use cases answer with codes (application/checkout/problems.ts), and these say them.
  * Merchants' pages and their tests match some of these texts, so a change here is a change they see.
  */
-import type { FieldProblem, HostedFieldsRefusal, SessionEnding, SessionRefusal } from '../../application/checkout/problems';
+import type { FieldProblem, HostedFieldsRefusal, MethodFieldProblem, SessionEnding, SessionRefusal } from '../../application/checkout/problems';
 
 /** What the payer reads next to a refused field of the form (also the card frame's refusal). */
 export function fieldProblemText(problem: FieldProblem): string {
@@ -28,6 +28,38 @@ export function fieldProblemText(problem: FieldProblem): string {
     }
   }
 }
+
+/** What the payer reads about an alternative method's field (or the method itself) on the hosted page. */
+export function methodFieldProblemText(problem: MethodFieldProblem): string {
+  if (problem.field === null) return 'This payment method is not available any more. Please choose another one.';
+  if (problem.problem === 'missing') return `Enter the ${problem.label}.`;
+  // The method's rule, in the words the API uses for it: "This value is not valid."
+  return `Check the ${problem.label}: ${problem.detail}`;
+}
+
+/** What the hosted page calls a detail a provider gives the payer (payment details, a deposit address). */
+const DETAIL_LABELS: Readonly<Record<string, string>> = {
+  beneficiary: 'Beneficiary',
+  iban: 'IBAN',
+  bank_code: 'Bank code',
+  bank_account_number: 'Account number',
+  reference: 'Reference',
+  amount: 'Amount',
+  crypto_address: 'Address',
+  crypto_network: 'Network',
+  phone: 'Phone',
+};
+
+/** `bank_code` → Bank code; a name the page does not know is shown as its words. */
+export function detailLabel(name: string): string {
+  const known = DETAIL_LABELS[name];
+  if (known) return known;
+  const words = name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A one-time code the provider did not accept. */
+export const WRONG_ONE_TIME_CODE = 'This code is not correct. Check the code in the message and try again.';
 
 /** A decline without the acquirer's reason. */
 export const declineReasonText = (reason: string | null | undefined): string => reason ?? 'Declined';

@@ -10,13 +10,15 @@ import { CHECKOUT_ASSETS } from './assets';
 /**
  * Stricter than the other hosted pages: styles come from the gateway's stylesheet too, so no inline
  * style or script can run. form-action admits http(s) because the payer is sent on to the shop and
- * to the card issuer's verification page. frame-ancestors stays open: shops may embed the page.
+ * to the card issuer's verification page. connect-src admits the gateway alone: a method's step
+ * asks its session's status there. frame-ancestors stays open: shops may embed the page.
  */
 export const CHECKOUT_PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  "connect-src 'self'",
   "form-action 'self' https: http:",
   "base-uri 'none'",
 ].join('; ');
@@ -36,6 +38,8 @@ export interface DocumentOptions {
   main: string;
   /** Reload after this many seconds (a payment being confirmed). */
   refreshSeconds?: number;
+  /** Reload after this many seconds only where scripts do not run (a page whose script asks for news instead). */
+  noscriptRefreshSeconds?: number;
   /** Further same-origin scripts (paths), after the page's own. */
   scripts?: string[];
   /** Without the page's own script (a page that only moves the payer on). */
@@ -48,7 +52,11 @@ export function renderDocument(options: DocumentOptions): string {
   const scripts = [...(options.withoutPageScript ? [] : [assetUrl(options.prefix, CHECKOUT_ASSETS.js)]), ...(options.scripts ?? [])]
     .map((src) => `\n<script src="${escapeHtml(src)}" defer></script>`)
     .join('');
-  const refresh = options.refreshSeconds ? `\n<meta http-equiv="refresh" content="${Math.max(1, Math.floor(options.refreshSeconds))}">` : '';
+  const refresh = options.refreshSeconds
+    ? `\n<meta http-equiv="refresh" content="${Math.max(1, Math.floor(options.refreshSeconds))}">`
+    : options.noscriptRefreshSeconds
+      ? `\n<noscript><meta http-equiv="refresh" content="${Math.max(1, Math.floor(options.noscriptRefreshSeconds))}"></noscript>`
+      : '';
   const shop = options.shopName ? `<span class="shop">${escapeHtml(options.shopName)}</span>` : '<span class="shop">Secure payment</span>';
   return `<!doctype html>
 <html lang="en">

@@ -14,6 +14,9 @@ import { keepTyped, typedBefore } from './kept-fields';
 import { formReader, readPayForm } from './pay-form';
 import { renderNotFoundPage, renderUnavailablePage } from './render-page';
 import { renderProcessingPage } from './status-pages';
+import { CARD_METHOD } from '../../domain/checkout/session-methods';
+import { readMethodFields } from './method-form';
+import { renderMethodStepPage } from './method-step-page';
 
 export interface CheckoutPageDeps {
   checkout: CheckoutService;
@@ -29,7 +32,7 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
 
   // The icon every hosted page links (these pages and the kit's) is served with the page's own assets.
   registerFaviconRoutes(router);
-  for (const asset of [CHECKOUT_ASSETS.css, CHECKOUT_ASSETS.js]) {
+  for (const asset of [CHECKOUT_ASSETS.css, CHECKOUT_ASSETS.js, CHECKOUT_ASSETS.stepJs]) {
     router.get(asset.path, (ctx) => {
       ctx.type = asset.type;
       ctx.set('Cache-Control', ASSET_CACHE_CONTROL);
@@ -58,6 +61,9 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
   // Cookies for a gateway served over https are sent back over https only.
   const secureCookies = deps.baseUrl.startsWith('https:');
 
+  /** The method the payer picked in the page's list (`?method=`): one of the session's, or ignored. */
+  const methodAsked = (ctx: Koa.Context): string | undefined => (typeof ctx.query.method === 'string' ? ctx.query.method.slice(0, 64) : undefined);
+
   const showPage = async (ctx: Koa.Context, model: CheckoutPageModel) => {
     const options: NavigateOptions = { prefix, shopName: model.merchantName };
     switch (model.view) {
@@ -65,10 +71,13 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
         if (!formAllowed(model)) return notFound(ctx);
         // After a decline the payer tries again: what they typed (never the card number or CVV) is still there.
         const kept = model.lastDecline ? typedBefore(ctx) : undefined;
-        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix, kept }));
+        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix, kept, method: methodAsked(ctx) }));
       }
       case 'processing':
         return sendPage(ctx, 200, renderProcessingPage(model, clock.now(), prefix));
+      case 'method_step':
+        if (!model.step) return sendPage(ctx, 500, renderUnavailablePage(prefix));
+        return sendPage(ctx, 200, renderMethodStepPage(model, model.step, clock.now(), prefix));
       case 'elsewhere':
         if (!model.next) return sendPage(ctx, 500, renderUnavailablePage(prefix));
         return navigate(ctx, model.next, options);
@@ -92,12 +101,26 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
       // Nothing to pay any more (paid, expired, in progress...): the payer goes where the session says.
       if (before.view !== 'form' || !formAllowed(before)) return showPage(ctx, before);
       const field = formReader((ctx.request as { body?: unknown }).body);
+      const browser = browserAttributesFrom(
+        { userAgent: ctx.get('User-Agent'), accept: ctx.get('Accept'), acceptLanguage: ctx.get('Accept-Language') },
+        field,
+      );
+      const method = field('method')?.trim() || CARD_METHOD;
+      if (method !== CARD_METHOD) {
+        // An alternative method: only the fields the page asked for it are read.
+        const typed = readMethodFields(field, before.methods.find((m) => m.method === method));
+        const outcome = await deps.checkout.pay(sessionId, { method, methodFields: typed, payerIp: ctx.request.ip, browser }, ctx.state.requestId);
+        if (!outcome) return notFound(ctx);
+        if (outcome.kind === 'invalid_method') {
+          const page = renderFormPage({ model: before, now: clock.now(), prefix, method, methodProblems: outcome.problems, methodTyped: typed });
+          return sendPage(ctx, 422, page);
+        }
+        if (outcome.kind === 'invalid') return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, problems: outcome.problems }));
+        return navigate(ctx, outcome.next, { prefix, shopName: before.merchantName });
+      }
       const form = readPayForm(field, {
         payerIp: ctx.request.ip,
-        browser: browserAttributesFrom(
-          { userAgent: ctx.get('User-Agent'), accept: ctx.get('Accept'), acceptLanguage: ctx.get('Accept-Language') },
-          field,
-        ),
+        browser,
         sessionCountry: before.session.billingAddress.country,
         asksBillingAddress: asksBillingAddress(before),
       });
@@ -106,13 +129,49 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
         : await deps.checkout.pay(sessionId, form.input, ctx.state.requestId);
       if (!outcome) return notFound(ctx);
       if (outcome.kind === 'invalid') {
-        return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems }));
+        return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems, method: CARD_METHOD }));
       }
+      if (outcome.kind === 'invalid_method') return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, method: CARD_METHOD }));
       // Only an attempt that may bring the payer back to this form (a decline, a verification) keeps anything.
       if (outcome.next.kind === 'page' || outcome.next.kind === 'payer_action') {
         keepTyped(ctx, { prefix, sessionId, secure: secureCookies || ctx.secure }, form.kept);
       }
       navigate(ctx, outcome.next, { prefix, shopName: before.merchantName });
+    }),
+  );
+
+  /** The one-time code of an alternative method's step, typed on the page. */
+  router.post(
+    '/checkout/:sessionId/otp',
+    withSession(async (ctx, sessionId) => {
+      const field = formReader((ctx.request as { body?: unknown }).body);
+      const otp = (field('otp') ?? '').trim().slice(0, 32);
+      const outcome = await deps.checkout.submitOtp(sessionId, otp, ctx.state.requestId);
+      if (!outcome) return notFound(ctx);
+      if (outcome.kind === 'wrong_code') {
+        const model = await deps.checkout.pageModel(sessionId);
+        if (!model) return notFound(ctx);
+        return sendPage(ctx, 422, renderMethodStepPage(model, outcome.step, clock.now(), prefix, true));
+      }
+      navigate(ctx, outcome.next, { prefix });
+    }),
+  );
+
+  /**
+   * What the step's script asks every few seconds: whether the payer still waits on this page, and
+   * how long a QR code has left by the gateway's clock. Never cached.
+   */
+  router.get(
+    '/checkout/:sessionId/status',
+    withSession(async (ctx, sessionId) => {
+      const status = await deps.checkout.pageStatus(sessionId);
+      ctx.set('Cache-Control', 'no-store');
+      if (!status) {
+        ctx.status = 404;
+        ctx.body = { waiting: false };
+        return;
+      }
+      ctx.body = { waiting: status.waiting, ...(status.expiresIn !== undefined ? { expires_in: status.expiresIn } : {}) };
     }),
   );
 

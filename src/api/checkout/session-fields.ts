@@ -11,8 +11,14 @@ import type { CheckoutOperation } from '../../domain/payment/events';
 import { errors, type FieldError } from '../errors';
 import type { JsonBody } from './merchant-request';
 
-/** The only method the hosted page offers today. */
-export const OFFERED_METHODS: readonly string[] = ['card'];
+/** What a session offers, and what is wrong with the `methods` and `parameters.<method_id>` it asked for. */
+export interface MethodChoice {
+  methods: string[];
+  problems: FieldError[];
+}
+
+/** Decides a session's methods, given its order's amount in minor units (null when the amount is not valid). */
+export type ChooseMethods = (amount: number | null) => MethodChoice;
 
 export const DEFAULT_SESSION_EXPIRY_MINUTES = 60;
 
@@ -84,19 +90,17 @@ export function scheduleAmountOf(text: string, currency: string, problems: Field
 }
 
 /**
- * Rules the schema cannot express. Returns the order with its amount in minor units, or throws
- * `Request data is invalid.` with every problem found. `today` is the gateway's UTC date.
+ * Rules the schema cannot express. Returns the order with its amount in minor units and the methods
+ * the session offers (`chooseMethods`, which also checks `methods` and `parameters.<method_id>`), or
+ * throws `Request data is invalid.` with every problem found. `today` is the gateway's UTC date.
  */
-export function checkSessionFields(body: JsonBody, today: string): CheckedOrder {
+export function checkSessionFields(body: JsonBody, today: string, chooseMethods: ChooseMethods): { order: CheckedOrder; methods: string[] } {
   const b = body as Json;
   const problems: FieldError[] = [];
   const order = b.order as Json;
   const minor = checkOrderMoney(order.currency, order.amount, { currency: 'order.currency', amount: 'order.amount' }, problems);
-  (b.methods as string[] | undefined)?.forEach((method, i) => {
-    if (!OFFERED_METHODS.includes(method)) {
-      problems.push(errors.field(`methods[${i}]`, `The payment method "${method}" is not available. Available: ${OFFERED_METHODS.join(', ')}.`));
-    }
-  });
+  const choice = chooseMethods(minor);
+  problems.push(...choice.problems);
   const operation = b.operation as CheckoutOperation;
   if (b.auth === true && operation !== 'purchase') {
     problems.push(errors.field('auth', 'This field is only accepted with operation purchase.'));
@@ -119,7 +123,10 @@ export function checkSessionFields(body: JsonBody, today: string): CheckedOrder 
     scheduleAmountOf(b.payment_schedule_amount, order.currency, problems);
   }
   if (problems.length || minor === null) throw errors.invalid(problems);
-  return { number: order.number, amount: minor, amountText: order.amount, currency: order.currency, description: order.description };
+  return {
+    order: { number: order.number, amount: minor, amountText: order.amount, currency: order.currency, description: order.description },
+    methods: choice.methods,
+  };
 }
 
 function compact<T extends object>(value: T): T {
@@ -159,8 +166,8 @@ function scheduleOf(b: Json): SessionSchedule | null {
   return compact<SessionSchedule>({ scheduleId: b.schedule_id, startDate: b.schedule_start_date, paymentAmountText: b.payment_schedule_amount });
 }
 
-/** `hostedFields`: created by `/session/token`, where `customer.ip` is accepted. */
-export function newSessionOf(body: JsonBody, merchantId: string, order: CheckedOrder, hostedFields: boolean): NewSession {
+/** `hostedFields`: created by `/session/token`, where `customer.ip` is accepted. `methods`: what the session offers. */
+export function newSessionOf(body: JsonBody, merchantId: string, order: CheckedOrder, methods: string[], hostedFields: boolean): NewSession {
   const b = body as Json;
   const operation = b.operation as CheckoutOperation;
   const c: Json = b.customer ?? {};
@@ -177,7 +184,7 @@ export function newSessionOf(body: JsonBody, merchantId: string, order: CheckedO
       return: b.return_url ?? null,
     },
     urlTarget: (b.url_target as LinkTarget | undefined) ?? null,
-    methods: b.methods ?? [...OFFERED_METHODS],
+    methods,
     parameters: b.parameters ?? null,
     customer: compact<SessionCustomer>({ name: c.name, email: c.email, birthDate: c.birth_date, ip: hostedFields ? c.ip : undefined }),
     billingAddress: addressOf(b.billing_address),

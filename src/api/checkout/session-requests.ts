@@ -14,7 +14,10 @@ import { throwApiError } from '../domain-errors';
 import { errors, type FieldError } from '../errors';
 import type { CheckoutRequest } from './merchant-request';
 import { requireHash } from '../require-hash';
-import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, scheduleEcho } from './session-fields';
+import { DEFAULT_SESSION_EXPIRY_MINUTES, checkOrderMoney, checkSessionFields, newSessionOf, scheduleEcho, type ChooseMethods } from './session-fields';
+import type { MerchantAccount } from '../../application/merchant-service';
+import { CARD_METHOD, sessionMethods } from '../../domain/checkout/session-methods';
+import type { CheckoutOperation } from '../../domain/payment/events';
 
 export interface SessionDeps {
   checkout: CheckoutService;
@@ -48,11 +51,41 @@ async function open(deps: SessionDeps, session: NewSession, requestId: string): 
   return created;
 }
 
+/**
+ * The methods a session offers: the ones it names, else everything the merchant can be paid with
+ * for it (session-methods.ts decides, and words what is refused). A card the merchant names is let
+ * through even where none of its connectors could take it: that answers 204005 when the session is
+ * created, as it always has.
+ */
+function methodChooser(deps: SessionDeps, body: Json, merchant: MerchantAccount, hostedFields: boolean): ChooseMethods {
+  return (amount) => {
+    const operation = body.operation as CheckoutOperation;
+    const available = deps.checkout.availableMethods(merchant, {
+      operation,
+      auth: operation === 'purchase' && body.auth === true,
+      recurringInit: body.recurring_init === true,
+      order: { currency: String(body.order?.currency ?? ''), amount: amount ?? 1 },
+    });
+    const requested = body.methods as string[] | undefined;
+    const withCard = requested?.includes(CARD_METHOD) && !available.some((m) => m.method === CARD_METHOD) ? [{ method: CARD_METHOD, description: null }, ...available] : available;
+    const address = (body.billing_address ?? {}) as Json;
+    const choice = sessionMethods({
+      requested,
+      operation,
+      hostedFields,
+      available: withCard,
+      parameters: (body.parameters as Record<string, unknown> | undefined) ?? null,
+      payer: { phone: address.phone, country: typeof address.country === 'string' ? address.country.toUpperCase() : undefined },
+    });
+    return { methods: choice.methods, problems: choice.problems.map((p) => errors.field(p.field, p.message)) };
+  };
+}
+
 /** `/api/v1/session` (`hostedFields` false) and `/api/v1/session/token` (true), schema already passed. */
 export async function createSession(deps: SessionDeps, { body, merchant, requestId }: CheckoutRequest, hostedFields: boolean) {
-  const order = checkSessionFields(body, deps.clock.now().toISOString().slice(0, 10));
+  const { order, methods } = checkSessionFields(body, deps.clock.now().toISOString().slice(0, 10), methodChooser(deps, body as Json, merchant, hostedFields));
   requireHash(body.hash, checkoutHash([order.number, order.amountText, order.currency, order.description], merchant.password));
-  const session = newSessionOf(body, merchant.merchantId, order, hostedFields);
+  const session = newSessionOf(body, merchant.merchantId, order, methods, hostedFields);
   await refuseUnreachable(deps, session.notificationUrl);
   const created = await open(deps, session, requestId);
   const schedule = { ...scheduleEcho(created.session.schedule), ...(await firstRecurringDate(deps, created)) };

@@ -5,6 +5,10 @@
  * never reach the acquirer twice.
  */
 import { merchantConnectors } from '../../domain/merchant/connectors';
+import { isWalletMethod, methodEnabled } from '../../domain/merchant/methods';
+import { CARD_METHOD, type AvailableMethod } from '../../domain/checkout/session-methods';
+import { fieldsToCollect, methodParameterIssues, type MethodDescription, type MethodField } from '../../domain/payment/method-fields';
+import { payerTimeoutReason } from '../../domain/payment/payer-timeout';
 import { randomUUID } from 'node:crypto';
 import { detectBrand, parseExpiry, validateCvv, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
@@ -13,7 +17,7 @@ import { checkoutCallbackHash } from '../../domain/signatures';
 import { returnParameters, withQueryParameters } from '../../domain/callback/return-url';
 import type { FormFields } from '../../domain/callback/form-fields';
 import { ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
-import { decideSession, isExpired, MAX_ATTEMPTS, paymentRefusal, sessionPaymentKind } from '../../domain/checkout/session-decide';
+import { decideSession, isExpired, MAX_ATTEMPTS, offeredMethods, paymentRefusal, sessionPaymentKind } from '../../domain/checkout/session-decide';
 import { retryRefusal, type RetryRefusal } from '../../domain/checkout/retry';
 import { storesCard } from '../../domain/payment/policy';
 import {
@@ -24,7 +28,7 @@ import {
 } from '../../domain/checkout/session-events';
 import { evolveSession, initialSessionState, latestAttempt, type ExistingSession, type SessionState } from '../../domain/checkout/session-state';
 import { sessionIdOfToken, sessionTokenFor } from '../../domain/checkout/session-token';
-import type { BrowserAttributes, PayerSnapshot } from '../../domain/payment/events';
+import type { BrowserAttributes, MethodSnapshot, PayerSnapshot } from '../../domain/payment/events';
 import type { ExistingPayment, PayerAction, PaymentPhase } from '../../domain/payment/state';
 import { handleCommand, loadState, toNewEvent } from '../command-handler';
 import { sessionDecider } from '../../domain/checkout/session-decider';
@@ -37,9 +41,9 @@ import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type
 import type { ScheduleService } from '../schedules/schedule-service';
 import type { PendingCardData } from '../ports/pending-card-data';
 import type { CheckoutSessionEvent } from '../../domain/checkout/session-events';
-import type { CardDataAnswer, FieldProblem, HostedFieldsRefusal, SessionEnding } from './problems';
+import type { CardDataAnswer, FieldProblem, HostedFieldsRefusal, MethodFieldProblem, SessionEnding } from './problems';
 
-export type { CardDataAnswer, FieldName, FieldProblem, HostedFieldsRefusal, SessionEnding, SessionRefusal } from './problems';
+export type { CardDataAnswer, FieldName, FieldProblem, HostedFieldsRefusal, MethodFieldProblem, SessionEnding, SessionRefusal } from './problems';
 
 /** Billing state is asked for (and checked) only for these countries (spec, Customer and addresses). */
 export const STATE_COUNTRIES: readonly string[] = ['CA', 'US', 'JP', 'AU', 'IN'];
@@ -84,7 +88,12 @@ export interface CardInput {
 }
 
 export interface PayInput {
-  card: CardInput;
+  /** The method the payer chose on the page (one of the session's); absent: the card. */
+  method?: string;
+  /** The card's fields; absent when an alternative method is chosen. */
+  card?: CardInput;
+  /** What the page collected for an alternative method, by the method's field names (`phone`, `bankDetails[cbu]`). */
+  methodFields?: Record<string, string>;
   billing?: { country?: string; state?: string };
   email?: string;
   browser?: BrowserAttributes;
@@ -92,17 +101,59 @@ export interface PayInput {
   payerIp: string;
 }
 
-export type PayOutcome = { kind: 'invalid'; problems: FieldProblem[] } | { kind: 'done'; payment: ExistingPayment | null; next: PayerDestination };
+export type PayOutcome =
+  | { kind: 'invalid'; problems: FieldProblem[] }
+  /** An alternative method's fields the payer left out or got wrong, or a method that cannot be chosen (now). */
+  | { kind: 'invalid_method'; method: string; problems: MethodFieldProblem[] }
+  | { kind: 'done'; payment: ExistingPayment | null; next: PayerDestination };
+
+/** A method the page offers: its identifier, what it is called, and what the page asks the payer for it. */
+export interface PageMethod {
+  method: string;
+  /** The catalogue's kind of method in words (`QR code`); `Card` for the card. */
+  label: string;
+  /** Fields collected from the payer because the merchant did not send them. */
+  collect: MethodField[];
+}
+
+/**
+ * The step of an alternative method the hosted page shows itself while its provider decides:
+ * - `qr`: the QR code (its payload, Base64) to scan, and when it expires;
+ * - `otp`: the one-time code's entry (where the code went; the sandbox tells its code);
+ * - `details`: payment details to transfer to, and the provider's page should the payer want it;
+ * - `confirm`: the payer confirms elsewhere (an app, a bank); a crypto deposit's address and network.
+ */
+export type MethodStep =
+  | { kind: 'qr'; method: PageMethod; qrCode: string; expiresAt: string | null }
+  | { kind: 'otp'; method: PageMethod; phone: string | null; testCode: string | null }
+  | { kind: 'details'; method: PageMethod; details: Record<string, string>; providerUrl: string }
+  | { kind: 'confirm'; method: PageMethod; instructions: Record<string, string> | null; expiresAt: string | null };
+
+/** What the hosted page's poll is told: whether the payer still waits here, and for how long a QR code lasts. */
+export interface PageStatus {
+  waiting: boolean;
+  /** Seconds until the provider gives up on the payer (a QR code), while waiting for it. */
+  expiresIn?: number;
+}
+
+/** The payer's one-time code, as the connector took it. */
+export type OtpOutcome = { kind: 'wrong_code'; step: MethodStep } | { kind: 'done'; next: PayerDestination };
 
 export interface CheckoutPageModel {
   session: ExistingSession;
   merchantName: string;
   /**
-   * `form`: collect card data (again, after a decline); `processing`: an attempt awaits the
-   * acquirer; otherwise `next` says where the payer goes.
+   * `form`: collect card data or a method's fields (again, after a decline); `processing`: an
+   * attempt awaits the acquirer; `method_step`: the page shows an alternative method's step
+   * (`step`) while its provider decides; otherwise `next` says where the payer goes.
    */
-  view: 'form' | 'processing' | 'elsewhere';
+  view: 'form' | 'processing' | 'method_step' | 'elsewhere';
   next?: PayerDestination;
+  /** What the payer may choose from, in the session's order. */
+  methods: PageMethod[];
+  /** The method of the latest attempt (`card` for a card), null before the first: the page offers it again first. */
+  lastMethod?: string | null;
+  step?: MethodStep;
   /** The latest attempt was declined: the acquirer's reason, when it gave one, is shown above the form. */
   lastDecline: { reason: string | null } | null;
   attemptsLeft: number;
@@ -155,13 +206,8 @@ export class CheckoutService {
     if (input.schedule) await this.deps.schedules.info(input.merchantId, input.schedule.scheduleId);
     // A session none of the merchant's connectors could pay is refused now, not on the payer's page.
     const merchant = await this.merchant(input.merchantId);
-    this.deps.payments.assertRoutable(merchantConnectors(merchant), {
-      method: 'card',
-      currency: input.order.currency,
-      kind: sessionPaymentKind(input),
-      amount: input.order.amount,
-      recurring: input.recurringInit,
-    });
+    if (input.methods.length === 0) throw new DomainError('no_capable_connector', 'Payment action not supported');
+    if (input.methods.includes(CARD_METHOD)) this.deps.payments.assertRoutable(merchantConnectors(merchant), this.requirements(input, CARD_METHOD));
     const sessionId = randomUUID();
     const now = clock.now();
     const metadata: EventMetadata = { correlationId, causationId: correlationId };
@@ -201,6 +247,34 @@ export class CheckoutService {
     return { session, redirectUrl: this.pageUrl(sessionId), token: this.tokenOf(sessionId), replayed: false };
   }
 
+  /**
+   * What a session of this merchant could be paid with now: the card, then each alternative method
+   * the merchant takes (not a wallet: its token needs the wallet's own button), each only where one
+   * of its connectors can take such a payment (currency, kind, amount, chain). Card first, then the
+   * connectors' order.
+   */
+  availableMethods(merchant: MerchantAccount, session: MethodRequirements): AvailableMethod[] {
+    const connectors = merchantConnectors(merchant);
+    const routable = (method: string): boolean => {
+      try {
+        this.deps.payments.assertRoutable(connectors, this.requirements(session, method));
+        return true;
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'no_capable_connector') return false;
+        throw error;
+      }
+    };
+    const methods = this.deps.payments.offeredMethods().filter((m) => !isWalletMethod(m) && methodEnabled(merchant, m) && routable(m));
+    return [
+      ...(routable(CARD_METHOD) ? [{ method: CARD_METHOD, description: null }] : []),
+      ...methods.map((method) => ({ method, description: this.deps.payments.describeMethod(connectors, method)! })),
+    ];
+  }
+
+  private requirements(session: MethodRequirements, method: string) {
+    return { method, currency: session.order.currency, kind: sessionPaymentKind(session), amount: session.order.amount, recurring: session.recurringInit };
+  }
+
   /** A repeat of an order number within the window gets the original session back. */
   private async replayOrReject(merchantId: string, orderNumber: string): Promise<CreatedSession> {
     const events = await this.deps.store.readStream(orderStreamId(merchantId, orderNumber));
@@ -229,8 +303,9 @@ export class CheckoutService {
     if (!loaded.state.exists) return null;
     let session = loaded.state;
     const merchant = await this.merchant(session.merchantId);
-    const latest = await this.latestPayment(session);
+    const latest = await this.expireDueStep(await this.latestPayment(session));
     const now = this.deps.clock.now().toISOString();
+    const methods = this.pageMethods(session, merchant);
     const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken, session.merchantId) : null;
     const base = {
       merchantName: merchant.name,
@@ -244,6 +319,8 @@ export class CheckoutService {
       storedCardMask: stored ? `${stored.number.slice(0, 6)}******${stored.number.slice(-4)}` : null,
       // The request's payee names win over the name stored with the card (spec, card credit).
       holderName: this.holderNameOf(session) || stored?.holder || '',
+      methods,
+      lastMethod: latest ? (latest.method?.brand ?? CARD_METHOD) : null,
     };
     const refusal = paymentRefusal(session, latest?.phase ?? null, now);
     if (!refusal) return { ...base, session, view: 'form' };
@@ -253,6 +330,8 @@ export class CheckoutService {
     if (refusal.code === 'payment_in_progress' && latest && (latest.phase === 'initiated' || latest.phase === 'outcome_unknown')) {
       return { ...base, session, view: 'processing' };
     }
+    const step = refusal.code === 'payment_in_progress' && latest ? this.stepOf(latest, methods) : null;
+    if (step) return { ...base, session, view: 'method_step', step };
     return { ...base, session, view: 'elsewhere', next: await this.destination(session, latest, merchant) };
   }
 
@@ -261,14 +340,125 @@ export class CheckoutService {
     const loaded = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
     if (!loaded.state.exists) return null;
     const session = loaded.state;
+    const method = input.method ?? CARD_METHOD;
+    if (method !== CARD_METHOD) return this.payWithMethod(session, loaded.version, method, input, correlationId);
     const problems: FieldProblem[] = [];
-    const card = await this.cardOf(session, input.card, problems);
+    const card = await this.cardOf(session, input.card ?? { expMonth: '', expYear: '' }, problems);
     const country = session.billingAddress.country ?? input.billing?.country;
     const billingState = needsBillingState(country) ? (session.billingAddress.state ?? input.billing?.state?.trim()) : undefined;
     if (needsBillingState(country) && !billingState) problems.push({ field: 'billing_state', problem: 'missing' });
     if (problems.length || !card) return { kind: 'invalid', problems };
     const payer = this.payerOf(session, { ip: input.payerIp, email: input.email, country, state: billingState });
-    return this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
+    return this.attempt(session, loaded.version, { card }, payer, correlationId, input.browser);
+  }
+
+  /**
+   * The payer chose an alternative method: what the page collected for it (the fields its provider
+   * collects from the payer when the merchant did not send them) is checked with the method's own
+   * rules, each now required, then added to the session's `parameters.<method_id>` for the payment.
+   */
+  private async payWithMethod(session: ExistingSession, version: bigint | null, method: string, input: PayInput, correlationId: string): Promise<PayOutcome> {
+    const merchant = await this.merchant(session.merchantId);
+    const description = offeredMethods(session).includes(method) && methodEnabled(merchant, method)
+      ? this.deps.payments.describeMethod(merchantConnectors(merchant), method)
+      : null;
+    if (!description) return { kind: 'invalid_method', method, problems: [{ field: null, problem: 'unavailable' }] };
+    const payer = this.payerOf(session, { ip: input.payerIp, email: input.email });
+    const sent = this.methodParametersOf(session, method);
+    const collect = fieldsToCollect(description, sent, { phone: payer.phone, country: payer.country });
+    const { values, problems } = collectedValues(description, collect, input.methodFields ?? {});
+    if (problems.length) return { kind: 'invalid_method', method, problems };
+    const parameters = { ...sent, ...values };
+    // What the merchant sent passed this check when the session was created; the whole set is checked once more as the provider gets it.
+    if (methodParameterIssues(description, parameters, { phone: payer.phone, country: payer.country }).length) {
+      return { kind: 'invalid_method', method, problems: [{ field: null, problem: 'unavailable' }] };
+    }
+    return this.attempt(session, version, { method: { brand: method, parameters } }, payer, correlationId, input.browser);
+  }
+
+  /**
+   * The payer typed the one-time code the method's provider sent: it goes to the payment's
+   * connector as the payer's return from the provider's step, for the connector to verify. A code
+   * that does not verify decides nothing: the page asks again.
+   */
+  async submitOtp(sessionId: string, otp: string, correlationId: string, browser?: BrowserAttributes): Promise<OtpOutcome | null> {
+    const session = await this.session(sessionId);
+    if (!session) return null;
+    const merchant = await this.merchant(session.merchantId);
+    const latest = await this.latestPayment(session);
+    const step = latest ? this.stepOf(latest, this.pageMethods(session, merchant)) : null;
+    if (!latest || step?.kind !== 'otp') return { kind: 'done', next: await this.destination(session, latest, merchant) };
+    let payment: ExistingPayment;
+    try {
+      payment = await this.deps.payments.completePayerAction(latest.paymentId, { query: {}, body: { otp } }, correlationId, browser);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'payer_return_invalid') return { kind: 'wrong_code', step };
+      throw error;
+    }
+    return { kind: 'done', next: await this.destination(session, payment, merchant) };
+  }
+
+  /**
+   * What the hosted page's poll is told (the session's id is its only credential, as for the page
+   * itself): whether the payer still waits on this page for the latest attempt, which is the case
+   * while the acquirer has not answered or an alternative method's step is shown here. A QR code
+   * whose minute ran out is declined now rather than at the expiry worker's next pass.
+   */
+  async pageStatus(sessionId: string): Promise<PageStatus | null> {
+    const session = await this.session(sessionId);
+    if (!session) return null;
+    const latest = await this.expireDueStep(await this.latestPayment(session));
+    if (!latest) return { waiting: false };
+    if (latest.phase === 'initiated' || latest.phase === 'outcome_unknown') return { waiting: true };
+    const merchant = await this.merchant(session.merchantId);
+    const step = this.stepOf(latest, this.pageMethods(session, merchant));
+    if (!step) return { waiting: false };
+    const expiresAt = latest.expiresAt ? Date.parse(latest.expiresAt) : null;
+    return { waiting: true, ...(expiresAt !== null ? { expiresIn: Math.max(0, Math.ceil((expiresAt - this.deps.clock.now().getTime()) / 1000)) } : {}) };
+  }
+
+  /**
+   * A payer's step whose provider deadline passed (a QR code's minute) is declined as the expiry
+   * worker would decline it; the payment as it stands after that.
+   */
+  private async expireDueStep(latest: ExistingPayment | null): Promise<ExistingPayment | null> {
+    if (!latest?.expiresAt || Date.parse(latest.expiresAt) > this.deps.clock.now().getTime()) return latest;
+    if (latest.phase !== 'awaiting_3ds' && latest.phase !== 'awaiting_redirect' && latest.phase !== 'awaiting_provider') return latest;
+    await this.deps.payments.expirePayerAction(latest.paymentId, payerTimeoutReason(latest.phase, latest.payerAction?.display === 'qr'));
+    return this.deps.payments.current(latest.paymentId);
+  }
+
+  /** The session's methods the page can offer: each with its name and what the payer is asked for it. */
+  private pageMethods(session: ExistingSession, merchant: MerchantAccount): PageMethod[] {
+    const connectors = merchantConnectors(merchant);
+    const phone = session.billingAddress.phone;
+    const country = session.billingAddress.country;
+    return offeredMethods(session).flatMap((method): PageMethod[] => {
+      if (method === CARD_METHOD) return [{ method, label: 'Card', collect: [] }];
+      const description = this.deps.payments.describeMethod(connectors, method);
+      if (!description) return [];
+      return [{ method, label: description.kind, collect: fieldsToCollect(description, this.methodParametersOf(session, method), { phone, country }) }];
+    });
+  }
+
+  /** `parameters.<method_id>` of the session (an object, checked when the session was created). */
+  private methodParametersOf(session: ExistingSession, method: string): Record<string, unknown> {
+    const value = session.parameters?.[method];
+    return value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  }
+
+  /** The step the hosted page shows itself for this payment, when it is an alternative method's step the page can show. */
+  private stepOf(payment: ExistingPayment, methods: readonly PageMethod[]): MethodStep | null {
+    if (!payment.method || !payment.checkout) return null;
+    const method = methods.find((m) => m.method === payment.method!.brand) ?? { method: payment.method.brand, label: payment.method.brand, collect: [] };
+    const instructions = payment.providerInstructions ?? null;
+    if (payment.phase === 'awaiting_provider') return { kind: 'confirm', method, instructions, expiresAt: payment.expiresAt ?? null };
+    if (payment.phase !== 'awaiting_redirect' || !payment.payerAction) return null;
+    const action = payment.payerAction;
+    if (action.display === 'qr' && action.params.qr_code) return { kind: 'qr', method, qrCode: action.params.qr_code, expiresAt: payment.expiresAt ?? null };
+    if (action.collects === 'otp') return { kind: 'otp', method, phone: instructions?.phone ?? null, testCode: instructions?.test_code ?? null };
+    if (instructions && Object.keys(instructions).length) return { kind: 'details', method, details: instructions, providerUrl: action.url };
+    return null;
   }
 
   /** The payer pressed Cancel on the hosted page. */
@@ -315,7 +505,7 @@ export class CheckoutService {
     const refusal = retryRefusal(payment, session, latest?.phase ?? null, this.now());
     if (refusal || !session) return { refusal };
     const card: SaleCard = { kind: 'token', token: payment.card!.token! };
-    const outcome = await this.attempt(session, loaded!.version, card, payment.payer, correlationId, undefined, false);
+    const outcome = await this.attempt(session, loaded!.version, { card }, payment.payer, correlationId, undefined, false);
     // No new attempt (the session changed since it was read, e.g. the payer paid meanwhile): say why.
     const started = outcome.kind === 'done' && outcome.payment && !session.attempts.includes(outcome.payment.paymentId);
     if (!started) {
@@ -386,14 +576,14 @@ export class CheckoutService {
       { ...session, billingAddress: billing },
       { ip: input.callerIp, email: input.email, birthDate: input.birthDay, country: billing.country, state: needsBillingState(billing.country) ? billing.state : undefined },
     );
-    const outcome = await this.attempt(session, loaded.version, card, payer, correlationId, input.browser);
+    const outcome = await this.attempt(session, loaded.version, { card }, payer, correlationId, input.browser);
     return outcome.kind === 'done' ? outcome.payment : null;
   }
 
   private async attempt(
     session: ExistingSession,
     version: bigint | null,
-    card: SaleCard,
+    paying: { card: SaleCard } | { method: MethodSnapshot },
     payer: PayerSnapshot,
     correlationId: string,
     browser?: BrowserAttributes,
@@ -405,7 +595,8 @@ export class CheckoutService {
     const paymentId = randomUUID();
     let events: CheckoutSessionEvent[];
     try {
-      events = decideSession({ type: 'StartPayment', data: { paymentId, latestPhase: latest?.phase ?? null, now: this.now() } }, session);
+      const method = 'method' in paying ? paying.method.brand : CARD_METHOD;
+      events = decideSession({ type: 'StartPayment', data: { paymentId, latestPhase: latest?.phase ?? null, now: this.now(), method } }, session);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       let current = session;
@@ -429,17 +620,20 @@ export class CheckoutService {
           currency: session.order.currency,
           amount: session.order.amount,
           amountText: session.order.amountText,
-          card,
+          ...paying,
           payer,
           termUrl3ds: null,
           notificationUrl: session.notificationUrl,
           customData: session.customData,
-          parameters: session.parameters,
+          // The session's parameters go with the card; a method's own set travels with the method.
+          parameters: 'card' in paying ? session.parameters : null,
           recurringInit: session.recurringInit,
           ...(schedule ? { schedule } : {}),
           cardOnFileSupport: merchant.cardOnFileSupport === true,
           connectors: merchantConnectors(merchant),
-          storeCard: storesCard({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit }),
+          storeCard:
+            'card' in paying &&
+            storesCard({ cardSource: paying.card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit }),
           correlationId,
           ...(browser ? { browser } : {}),
           ...(payerPresent ? {} : { payerPresent: false }),
@@ -496,7 +690,7 @@ export class CheckoutService {
   }
 
   private pageOrOn(session: ExistingSession, payment: ExistingPayment | null): PayerDestination {
-    if (payment && (payment.phase === 'awaiting_3ds' || payment.phase === 'awaiting_redirect') && payment.payerAction) {
+    if (payment && (payment.phase === 'awaiting_3ds' || payment.phase === 'awaiting_redirect') && payment.payerAction && !shownOnPage(payment)) {
       return { kind: 'payer_action', action: payment.payerAction };
     }
     return { kind: 'page', url: this.pageUrl(session.sessionId) };
@@ -511,6 +705,8 @@ export class CheckoutService {
         ? { kind: 'merchant', url: this.withReturnParameters(url, session, payment, merchant), target: merchant.overrideLinkTarget ?? session.urlTarget }
         : { kind: 'closed', ...closed };
     const phase = latest?.phase ?? null;
+    // An alternative method's step the hosted page shows itself (a QR code, a one-time code, payment details, a wait).
+    if (latest && shownOnPage(latest)) return { kind: 'page', url: this.pageUrl(session.sessionId) };
     if (phase === 'awaiting_3ds' || phase === 'awaiting_redirect') return { kind: 'payer_action', action: latest!.payerAction! };
     if (phase === 'initiated' || phase === 'outcome_unknown') return { kind: 'page', url: this.pageUrl(session.sessionId) };
     if (phase !== null && phase !== 'declined') {
@@ -557,7 +753,7 @@ export class CheckoutService {
           ['trans_id', payment.paymentId],
           ['order_id', payment.orderId],
           ['hash', hash],
-          ...returnParameters(payment, merchant.protocolMapping),
+          ...methodReturnParameters(payment, returnParameters(payment, merchant.protocolMapping)),
         ]
       : [
           ['order_id', session.order.number],
@@ -670,4 +866,63 @@ export class CheckoutService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** What a Checkout session's methods depend on: its kind of payment, its money, whether it starts a chain. */
+export type MethodRequirements = Pick<ExistingSession, 'operation' | 'auth' | 'recurringInit'> & { order: Pick<ExistingSession['order'], 'currency' | 'amount'> };
+
+/**
+ * Whether the hosted page shows a Checkout payment's current step itself rather than sending the
+ * payer to the provider: a method payment waiting on its provider (the payer confirms elsewhere),
+ * or on a provider page showing a QR code, taking a one-time code or showing payment details.
+ */
+function shownOnPage(p: ExistingPayment): boolean {
+  if (!p.method || !p.checkout) return false;
+  if (p.phase === 'awaiting_provider') return true;
+  if (p.phase !== 'awaiting_redirect' || !p.payerAction) return false;
+  const a = p.payerAction;
+  return (a.display === 'qr' && !!a.params.qr_code) || a.collects === 'otp' || Object.keys(p.providerInstructions ?? {}).length > 0;
+}
+
+/**
+ * The payer's values of the fields the page collected for a method (`bankDetails[cbu]` goes into
+ * the nested set), checked with the method's rules, each collected field now required.
+ */
+function collectedValues(
+  description: MethodDescription,
+  collect: readonly MethodField[],
+  typed: Record<string, string>,
+): { values: Record<string, unknown>; problems: MethodFieldProblem[] } {
+  const values: Record<string, unknown> = {};
+  for (const field of collect) {
+    const value = typed[field.name]?.trim();
+    if (!value) continue;
+    const nested = /^([^[]+)\[([^\]]+)\]$/.exec(field.name);
+    if (nested) values[nested[1]] = { ...((values[nested[1]] as Record<string, string>) ?? {}), [nested[2]]: value };
+    else values[field.name] = value;
+  }
+  const asked = new Set(collect.map((f) => f.name.split('[')[0]));
+  const rules = { ...description, fields: description.fields.filter((f) => asked.has(f.name)).map((f) => ({ ...f, presence: 'required' as const })) };
+  const labelOf = (path: readonly string[]): string => {
+    const top = description.fields.find((f) => f.name === path[0]);
+    const member = path.length > 1 ? top?.fields?.find((f) => f.name === path[1]) : undefined;
+    return member?.label ?? top?.label ?? path.join(' ');
+  };
+  const problems = methodParameterIssues(rules, values).map((issue): MethodFieldProblem => ({
+    field: issue.path.length > 1 ? `${issue.path[0]}[${issue.path[1]}]` : issue.path[0]!,
+    label: labelOf(issue.path),
+    problem: issue.message === 'This value should not be blank.' ? 'missing' : 'invalid',
+    detail: issue.message,
+  }));
+  return { values, problems };
+}
+
+/**
+ * The chosen return parameters of a payment made with an alternative method: its method identifier
+ * is both the Checkout payment method and the brand (a card payment's stay `card` and its brand).
+ */
+function methodReturnParameters(payment: ExistingPayment, params: FormFields): FormFields {
+  const brand = payment.method?.brand;
+  if (!brand) return params;
+  return params.map(([name, value]): [string, string] => (name === 'payment_method' || name === 'brand' ? [name, brand] : [name, value]));
 }

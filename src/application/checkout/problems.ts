@@ -48,3 +48,13 @@ export type HostedFieldsRefusal =
   | { problem: 'session'; code: SessionRefusal }
   /** The frames handed over no card for this session (or it was taken or expired). */
   | { problem: 'no_card_data' };
+
+/**
+ * An alternative method's field on the hosted page that the payer left out or got wrong (`field`:
+ * its name on the form, `bankDetails[cbu]` for a nested one; `label`: what the page calls it;
+ * `detail`: the method's rule in the API's words), or, with `field` null, a method that cannot be
+ * chosen (no longer enabled, or not offered by the session).
+ */
+export type MethodFieldProblem =
+  | { field: string; label: string; problem: 'missing' | 'invalid'; detail: string }
+  | { field: null; problem: 'unavailable' };
