@@ -3,6 +3,7 @@
  * and shape; rules that need computation (Luhn, expiry, amounts per currency, a method's
  * parameters, hash) run after them in code.
  */
+import { MAX_TOKEN_CHARS } from '../../domain/wallets/token-shape';
 const text = (maxLength: number, minLength = 1) => ({ type: 'string', minLength, maxLength });
 const uuid = { type: 'string', format: 'uuid' };
 const url = { type: 'string', maxLength: 1024, format: 'http-url' };
@@ -73,6 +74,9 @@ export const saleSchema = {
     card_exp_year: { type: 'string', pattern: '^([0-9]{2}|[0-9]{4})$' },
     card_cvv2: { type: 'string', pattern: '^[0-9]{3,4}$' },
     card_token: text(128),
+    // A wallet SALE: the wallet, and its token exactly as the wallet gave it (JSON, never re-encoded).
+    digital_wallet: text(32),
+    payment_token: text(MAX_TOKEN_CHARS),
     ...payerProperties,
     payer_ip: ip,
     term_url_3ds: url,
@@ -131,10 +135,12 @@ export const byOrderSchema = {
 /**
  * An alternative method's `parameters[...]`: names and, one level down, nested sets
  * (`parameters[bankDetails][cbu]`). What each method takes is checked against its catalogue entry.
+ * A wallet's token is longer than any other parameter.
  */
 const methodParameters = {
   type: 'object',
   maxProperties: 50,
+  properties: { paymentToken: { type: 'string', maxLength: MAX_TOKEN_CHARS } },
   additionalProperties: {
     type: ['string', 'object'],
     maxLength: 1024,
@@ -169,4 +175,27 @@ export const creditVoidOptionalAmountSchema = {
   type: 'object',
   required: ['client_key', 'trans_id', 'hash'],
   properties: { ...common, trans_id: uuid, amount: decimal },
+};
+
+/**
+ * S2S APM `CREDIT2VIRTUAL` (decisions.md §8): a payout with a payout method (`brand`). What depends
+ * on the method (its parameters, the currency and amount bounds, the payee's fields of a mobile-money
+ * payout, the email variant's description) is checked in code (src/domain/payouts/payout-rules.ts).
+ */
+export const credit2VirtualSchema = {
+  type: 'object',
+  required: ['client_key', 'brand', 'order_id', 'order_amount', 'order_currency', 'hash'],
+  properties: {
+    ...common,
+    brand: text(36),
+    order_id: text(255),
+    order_amount: decimal,
+    order_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+    order_description: text(1024),
+    payee_first_name: text(64),
+    payee_last_name: text(64),
+    payee_email: { type: 'string', maxLength: 254, format: 'email' },
+    notification_url: url,
+    parameters: methodParameters,
+  },
 };
