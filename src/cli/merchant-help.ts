@@ -35,8 +35,8 @@ const SETTINGS = [
   `  --link-target T             where the payer's return opens: ${LINK_TARGETS.join('|')}|none`,
   '  --card-on-file on|off       a chain\'s first payment asks for a card-on-file reference',
   '  --connectors C,...          the acquirers a payment tries, in order (cascading after a soft decline)',
-  '  --methods M,...|all|none    alternative payment methods (S2S APM brands) the merchant takes;',
-  '                              unset: all in the sandbox, none in production',
+  '  --methods M,...|all|none    alternative methods and wallets the merchant takes (S2S APM brands,',
+  '                              Checkout methods); unset: all in the sandbox, none in production',
 ];
 
 const CREATE = 'npm run gateway -- merchant create --name N [settings...] [--json]';
