@@ -82,7 +82,10 @@ import { WalletService } from './application/wallets';
 import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-wallet-crypto';
 import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
 import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
+import { registerPaySessionRoutes } from './api/sdk/pay-session-routes';
+import { merchantConnectors } from './domain/merchant/connectors';
 import { PaymentService } from './application/payments';
+import { PayoutService } from './application/payouts';
 import { ScheduleService } from './application/schedules/schedule-service';
 import { Scheduler } from './application/schedules/scheduler';
 import { SandboxClock } from './application/clock/sandbox-clock';
@@ -110,6 +113,8 @@ export interface Gateway {
   projector: Projector | null;
   merchants: MerchantService;
   payments: PaymentService;
+  /** Payouts (`CREDIT2VIRTUAL`), operators' top-ups and the payout balances with their feeder. */
+  payouts: PayoutService;
   schedules: ScheduleService;
   /** Makes the automatic payments of schedules; started by the roles that schedule. */
   scheduler: Scheduler;
@@ -304,6 +309,15 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const sandboxApm = configuredConnectors.some((c) => c instanceof SandboxApmConnector)
     ? new SandboxApmProvider({ secret: sandboxApmSecret, payments, now: () => clock.now() })
     : null;
+  // Payouts spend the merchant's payout balance; the feeder (started with the projector) keeps it fed from the log.
+  const payouts = new PayoutService({
+    store,
+    connectors,
+    clock,
+    logger,
+    baseUrl: config.publicBaseUrl,
+    feederCheckpoint: workerCheckpoint(readDb, 'payout-balance-feeder'),
+  });
   const schedules = new ScheduleService({ store, clock, chains: readModels });
   const scheduler = new Scheduler({ store, payments, clock, logger, due: readModels });
   const testClock = new TestClockControl({
@@ -399,6 +413,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     merchants,
     payments,
     schedules,
+    payouts,
     queries,
     clock,
     environment: config.environment,
@@ -460,6 +475,19 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         }
       },
       (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
+      (router) =>
+        registerPaySessionRoutes(router, {
+          environment: config.environment,
+          now: () => clock.now(),
+          sessionByToken: (token) => checkout.sessionByToken(token),
+          merchantById: (id) => merchants.byId(id),
+          payable: async (merchant, wallet) => {
+            const named = merchantConnectors(merchant);
+            if (payments.connectorsOffering(named, wallet).length > 0) return true;
+            const decrypting = named.some((name) => connectors.get(name)?.capabilities.walletDecryption === true);
+            return decrypting && (await wallets.tokens.cardFlowAvailable(merchant.merchantId, wallet));
+          },
+        }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
       (router) => registerDashboardRoutes(router, dashboardDeps),
@@ -475,6 +503,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     projector,
     merchants,
     payments,
+    payouts,
     schedules,
     scheduler,
     testClock,

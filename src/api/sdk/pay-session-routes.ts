@@ -1,0 +1,58 @@
+/**
+ * The Checkout SDK (decisions.md §9): its script, and the brands its `getAvailableBrands()` starts
+ * from. The brands answer is authenticated by the Checkout session's token (the one hosted fields
+ * use) and names only wallets: the merchant's enabled ones a flow can pay for this session, in
+ * `methods` order, none once the session can no longer be paid; `simulated` says the sandbox's
+ * wallets stand in for the device's. It is read cross-origin by merchants' pages, without
+ * credentials, so any origin may read it.
+ */
+import type Router from '@koa/router';
+import type { ExistingSession } from '../../domain/checkout/session-state';
+import { isExpired } from '../../domain/checkout/session-decide';
+import type { Environment } from '../../domain/merchant/events';
+import type { MethodsSetting } from '../../domain/merchant/methods';
+import { availableWalletBrands } from '../../domain/wallets/available-brands';
+import type { Wallet } from '../../domain/wallets/token-shape';
+import { errors } from '../errors';
+import { BRANDS_PATH, PAY_SESSION_JS, PAY_SESSION_SDK_PATH } from './pay-session-script';
+
+export const INVALID_SDK_SESSION_TOKEN = 'The session token is not valid.';
+const MAX_TOKEN_LENGTH = 256;
+
+export interface PaySessionDeps {
+  environment: Environment;
+  now(): Date;
+  /** The Checkout session a token was issued for; null for a token not of ours. */
+  sessionByToken(token: string): Promise<ExistingSession | null>;
+  merchantById(merchantId: string): Promise<{ merchantId: string; environment: Environment; methods?: MethodsSetting; connectors?: string[] } | undefined>;
+  /** Whether either wallet flow can pay `wallet` for this merchant (its keys and a decrypting connector, or a connector offering it). */
+  payable(merchant: { merchantId: string; connectors?: string[] }, wallet: Wallet): Promise<boolean>;
+}
+
+export function registerPaySessionRoutes(router: Router, deps: PaySessionDeps): void {
+  router.get(PAY_SESSION_SDK_PATH, (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    // Merchants' pages load the SDK cross-origin, also under a strict embedder policy.
+    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+    ctx.body = PAY_SESSION_JS;
+  });
+
+  router.get(BRANDS_PATH, async (ctx) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-store');
+    const token = typeof ctx.query.token === 'string' ? ctx.query.token.trim() : '';
+    if (!token) throw errors.invalid([errors.field('token', 'This value should not be blank.')]);
+    const session = token.length <= MAX_TOKEN_LENGTH ? await deps.sessionByToken(token) : null;
+    const merchant = session ? await deps.merchantById(session.merchantId) : undefined;
+    if (!session || !merchant) throw errors.invalid([errors.field('token', INVALID_SDK_SESSION_TOKEN)]);
+
+    let brands: Wallet[] = [];
+    if (session.status === 'open' && !isExpired(session, deps.now().toISOString())) {
+      const payable = new Map<Wallet, boolean>();
+      for (const wallet of ['applepay', 'googlepay'] as const) payable.set(wallet, await deps.payable(merchant, wallet));
+      brands = availableWalletBrands({ merchant, sessionMethods: session.methods, payable: (w) => payable.get(w) === true });
+    }
+    ctx.body = { brands, simulated: deps.environment === 'sandbox' };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * `GET /sdk/pay-session.js`: the Checkout SDK's `PaySession` (decisions.md §9). A page creates
+ * `new PaySession({ sessionToken })` with its Checkout session's token and asks
+ * `getAvailableBrands()`, a Promise of the wallet identifiers it may show buttons for: the
+ * merchant's enabled wallets the gateway can pay for this session, in `methods` order
+ * (BRANDS_PATH answers that), kept only where the device can use them. In the sandbox the
+ * simulated wallets are always usable; elsewhere Apple Pay needs `ApplePaySession.canMakePayments()`
+ * and Google Pay a browser whose Payment Request API can pay with it. Any failure answers `[]`.
+ *
+ * Served by the gateway itself (no third-party script), with no inline code, eval or injected
+ * styles, so a page under a strict Content-Security-Policy (`script-src` naming the gateway,
+ * `connect-src` too) can load it.
+ */
+export const PAY_SESSION_SDK_PATH = '/sdk/pay-session.js';
+export const BRANDS_PATH = '/sdk/pay-session/brands';
+
+/** What Google Pay is asked through the Payment Request API: can this browser pay with a card at all. */
+const GOOGLE_PAY_PROBE = {
+  supportedMethods: 'https://google.com/pay',
+  data: {
+    apiVersion: 2,
+    apiVersionMinor: 0,
+    allowedPaymentMethods: [
+      {
+        type: 'CARD',
+        parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks: ['AMEX', 'DISCOVER', 'MASTERCARD', 'VISA'] },
+      },
+    ],
+  },
+};
+
+export const PAY_SESSION_JS = `(function () {
+  'use strict';
+  if (window.PaySession) return;
+
+  function scriptSrc() {
+    var current = document.currentScript;
+    if (current && current.src) return current.src;
+    var scripts = document.getElementsByTagName('script');
+    for (var i = scripts.length - 1; i >= 0; i--) {
+      if (/\\/sdk\\/pay-session\\.js(\\?|$)/.test(scripts[i].src)) return scripts[i].src;
+    }
+    return location.href;
+  }
+  // Read once, while this script is the one running: the gateway that served it answers for it.
+  var gatewayOrigin = new URL(scriptSrc(), location.href).origin;
+  var GOOGLE_PAY_PROBE = ${JSON.stringify(GOOGLE_PAY_PROBE)};
+
+  function appleUsable() {
+    try {
+      return !!(window.ApplePaySession && window.ApplePaySession.canMakePayments());
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function googleUsable() {
+    if (typeof window.PaymentRequest !== 'function') return Promise.resolve(false);
+    try {
+      var request = new window.PaymentRequest([GOOGLE_PAY_PROBE], { total: { label: 'Total', amount: { currency: 'USD', value: '0.00' } } });
+      return request.canMakePayment().then(function (yes) { return yes === true; }, function () { return false; });
+    } catch (e) {
+      return Promise.resolve(false);
+    }
+  }
+
+  function deviceUsable(brand, simulated) {
+    if (simulated) return Promise.resolve(true);
+    if (brand === 'applepay') return Promise.resolve(appleUsable());
+    if (brand === 'googlepay') return googleUsable();
+    return Promise.resolve(false);
+  }
+
+  function PaySession(config) {
+    if (!(this instanceof PaySession)) return new PaySession(config);
+    if (!config || typeof config.sessionToken !== 'string' || !config.sessionToken) {
+      throw new Error('PaySession: sessionToken is required');
+    }
+    this.sessionToken = config.sessionToken;
+  }
+
+  /** The wallet identifiers to show, in the session's order; [] when none (never rejects). */
+  PaySession.prototype.getAvailableBrands = function () {
+    var url = gatewayOrigin + ${JSON.stringify(BRANDS_PATH)} + '?token=' + encodeURIComponent(this.sessionToken);
+    return fetch(url, { credentials: 'omit', cache: 'no-store' })
+      .then(function (response) { return response.ok ? response.json() : { brands: [] }; })
+      .then(function (answer) {
+        var brands = Array.isArray(answer.brands) ? answer.brands.filter(function (b) { return typeof b === 'string'; }) : [];
+        return Promise.all(brands.map(function (brand) { return deviceUsable(brand, answer.simulated === true); })).then(function (usable) {
+          return brands.filter(function (_brand, i) { return usable[i]; });
+        });
+      })
+      .catch(function () { return []; });
+  };
+
+  window.PaySession = PaySession;
+})();
+`;

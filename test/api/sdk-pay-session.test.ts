@@ -1,0 +1,103 @@
+/**
+ * The Checkout SDK (decisions.md §9): `/sdk/pay-session.js` served by the gateway itself, and the
+ * brands its `getAvailableBrands()` starts from, authenticated by the Checkout session's token:
+ * the merchant's enabled wallets a flow can pay, in `methods` order, none for a session that does
+ * not offer them or can no longer be paid; `simulated` only in the sandbox.
+ */
+import { expect } from 'chai';
+import { createSessionToken } from '../support/checkout-client';
+import { forEachStore, startTestGateway, type TestClock, type TestGateway } from '../support/gateway-harness';
+import { giveWalletKeys, sessionOffering } from '../support/wallet-payments';
+
+const brandsOf = (g: TestGateway, token: string) => g.request(`/sdk/pay-session/brands?token=${encodeURIComponent(token)}`);
+
+forEachStore('Checkout SDK pay-session', (h) => {
+  describe('the script', () => {
+    it('is served by the gateway as JavaScript defining PaySession, with no inline evaluation and no other origin\'s script', async () => {
+      const res = await h().request('/sdk/pay-session.js');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^text\/javascript/);
+      expect(res.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
+      expect(res.text).to.include('window.PaySession = PaySession').and.include('getAvailableBrands');
+      expect(res.text).not.to.match(/\beval\(|new Function|document\.write|createElement\(['"]script/);
+      // It fetches only from the origin that served it.
+      expect(res.text).to.include('gatewayOrigin + "/sdk/pay-session/brands"');
+    });
+  });
+
+  describe('the brands', () => {
+    it('Given a sandbox session offering both wallets, Then both in the session\'s order, simulated, readable by any origin', async () => {
+      const merchant = await h().createMerchant();
+      const token = await sessionOffering(h(), merchant, ['card', 'googlepay', 'sb-qr', 'applepay']);
+      const res = await brandsOf(h(), token);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({ brands: ['googlepay', 'applepay'], simulated: true });
+      expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+    });
+
+    it('Given a wallet the session offers but the merchant\'s methods leave out, Then only the enabled one', async () => {
+      const merchant = await h().createMerchant({ methods: ['applepay', 'sb-qr'] });
+      expect((await brandsOf(h(), await sessionOffering(h(), merchant, ['googlepay', 'applepay']))).body.brands).to.deep.equal(['applepay']);
+      const none = await h().createMerchant({ methods: ['sb-qr'] });
+      expect((await brandsOf(h(), await sessionOffering(h(), none, ['googlepay', 'applepay']))).body.brands).to.deep.equal([]);
+    });
+
+    it('Given a session offering only the card (as hosted fields sessions do), Then []', async () => {
+      const merchant = await h().createMerchant();
+      const { token } = await createSessionToken(h(), merchant);
+      expect((await brandsOf(h(), token)).body).to.deep.equal({ brands: [], simulated: true });
+    });
+
+    it('Given a merchant whose connectors offer no wallet, Then only a wallet whose keys make the card flow possible', async () => {
+      const merchant = await h().createMerchant({ connectors: ['sandbox'] });
+      const token = await sessionOffering(h(), merchant, ['applepay', 'googlepay']);
+      expect((await brandsOf(h(), token)).body.brands).to.deep.equal([]);
+      await giveWalletKeys(h(), merchant, ['googlepay']);
+      expect((await brandsOf(h(), token)).body.brands).to.deep.equal(['googlepay']);
+    });
+
+    it('Given no token or one not of ours (or another session\'s altered), Then 100000 naming token', async () => {
+      expect((await h().request('/sdk/pay-session/brands')).body).to.deep.equal({
+        result: 'ERROR',
+        error_code: 100000,
+        error_message: 'Request data is invalid.',
+        errors: [{ error_code: 100000, error_message: 'token: This value should not be blank.' }],
+      });
+      const merchant = await h().createMerchant();
+      const token = await sessionOffering(h(), merchant, ['applepay']);
+      const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      for (const bad of ['nonsense', altered]) {
+        const res = await brandsOf(h(), bad);
+        expect(res.status).to.equal(400);
+        expect(res.body.errors).to.deep.equal([{ error_code: 100000, error_message: 'token: The session token is not valid.' }]);
+      }
+    });
+
+    it('Given a session past its expiry (the gateway\'s clock), Then []', async () => {
+      const merchant = await h().createMerchant();
+      const token = await sessionOffering(h(), merchant, ['applepay', 'googlepay']);
+      expect((await brandsOf(h(), token)).body.brands).to.have.length(2);
+      // Last in this suite: the clock does not go back.
+      (h().clock as TestClock).advance(3 * 24 * 60 * 60_000);
+      expect((await brandsOf(h(), token)).body).to.deep.equal({ brands: [], simulated: true });
+    });
+  });
+});
+
+describe('Checkout SDK pay-session in production', function () {
+  let g: TestGateway;
+  before(async () => {
+    g = await startTestGateway({ kind: 'sqlite', env: { GATEWAY_ENV: 'production' } });
+  });
+  after(async () => {
+    await g?.stop();
+  });
+
+  it('Given a production merchant with both wallets enabled, Then the answer is not simulated: the device decides', async () => {
+    const merchant = await g.createMerchant({ methods: ['applepay', 'googlepay'] });
+    const res = await brandsOf(g, await sessionOffering(g, merchant, ['card', 'applepay', 'googlepay']));
+    expect(res.status).to.equal(200);
+    expect(res.body.simulated).to.equal(false);
+  });
+});
