@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children';
 import { formatProfileSummary, summariseProfile } from './profile-summary';
@@ -27,6 +28,13 @@ export interface ReplayFigures {
   targetRatio: number;
   replayMs: number;
   swapMs: number;
+  /**
+   * CPU seconds the rebuild used (user + system). Other work on the machine stretches the wall
+   * time far more than this, so paired runs on a shared machine compare better by it.
+   */
+  cpuSeconds: number;
+  /** The 1-minute load average when the rebuild ended: how much else wanted the cores. */
+  loadAverage: number;
   peakRssMb: number;
   projections: string[];
   profile: string | null;
@@ -80,10 +88,11 @@ export async function benchReplay(options: { events: number; profileDir: string 
     log('  full rebuild of every projection (child process, as `projections rebuild` runs it)');
     const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
     if (options.profileDir) fs.mkdirSync(options.profileDir, { recursive: true });
-    const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; maxRssKb: number; projections: string[]; pid: number }>(
+    const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; cpuMs: number; maxRssKb: number; projections: string[]; pid: number }>(
       'rebuild',
       await runChild(['test/bench/replay.ts', CHILD_FLAG], env, nodeArgs),
     );
+    const loadAverage = Math.round(os.loadavg()[0] * 100) / 100;
     const seconds = rebuilt.totalMs / 1000;
     const perSecond = rebuilt.events / seconds;
     const figures: ReplayFigures = {
@@ -94,6 +103,8 @@ export async function benchReplay(options: { events: number; profileDir: string 
       targetRatio: Math.round((perSecond / REPLAY_TARGET_EVENTS_PER_SECOND) * 1000) / 1000,
       replayMs: Math.round(rebuilt.replayMs),
       swapMs: Math.round(rebuilt.swapMs),
+      cpuSeconds: Math.round(rebuilt.cpuMs / 10) / 100,
+      loadAverage,
       peakRssMb: Math.round(rebuilt.maxRssKb / 1024),
       projections: rebuilt.projections,
       profile: null,
@@ -104,7 +115,8 @@ export async function benchReplay(options: { events: number; profileDir: string 
     }
     log(
       `  ${figures.events} events in ${figures.rebuildSeconds} s: ${figures.eventsPerSecond.toLocaleString('en-US')} events/s ` +
-        `(${figures.targetRatio} of the ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString('en-US')} target; replay ${figures.replayMs} ms, swap ${figures.swapMs} ms), ` +
+        `(${figures.targetRatio} of the ${REPLAY_TARGET_EVENTS_PER_SECOND.toLocaleString('en-US')} target; replay ${figures.replayMs} ms, swap ${figures.swapMs} ms; ${figures.cpuSeconds} CPU s), ` +
+        `load average ${figures.loadAverage} on ${os.availableParallelism()} cores, ` +
         `peak RSS ${figures.peakRssMb} MB, projections ${figures.projections.join(', ')}`,
     );
     if (figures.profile) log(formatProfileSummary(summariseProfile(figures.profile, 25), 25));
@@ -121,13 +133,16 @@ async function rebuildChild(): Promise<void> {
   const { rebuildProjections } = await import('../../projections/rebuild');
   const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
   try {
+    const cpuBefore = process.cpuUsage();
     const result = await rebuildProjections({ store: gateway.store, db: gateway.readDb });
+    const cpu = process.cpuUsage(cpuBefore);
     process.stdout.write(
       `${JSON.stringify({
         events: result.events,
         totalMs: result.totalMs,
         replayMs: result.replayMs,
         swapMs: result.swapMs,
+        cpuMs: (cpu.user + cpu.system) / 1000,
         projections: result.projections,
         maxRssKb: process.resourceUsage().maxRSS,
         pid: process.pid,
