@@ -20,7 +20,7 @@ import { workerCheckpoint } from '../projections/worker-checkpoint';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
 import { SandboxBConnector } from './adapters/connectors/sandbox-b';
-import { SandboxApmConnector } from './adapters/connectors/sandbox-apm';
+import { SandboxApmConnector, SandboxApmMobileMoneyConnector } from './adapters/connectors/sandbox-apm';
 import { SandboxApmProvider } from './adapters/connectors/sandbox-apm/provider';
 import { SandboxWalletConnector } from './adapters/connectors/sandbox-wallet';
 import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-routes';
@@ -268,7 +268,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           case 'sandbox-b':
             return new SandboxBConnector({ now: () => clock.now() });
           case 'sandbox-apm':
-            return new SandboxApmConnector({ secret: sandboxApmSecret, simulatorBaseUrl: config.publicBaseUrl, now: () => clock.now() });
+            // With the mobile-money methods: it pays out (CREDIT2VIRTUAL) as well as collecting.
+            return new SandboxApmMobileMoneyConnector({ secret: sandboxApmSecret, simulatorBaseUrl: config.publicBaseUrl, now: () => clock.now() });
           case 'sandbox-wallet':
             return new SandboxWalletConnector();
           default: {

@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
+import { startPayoutBalanceFeeder } from './workers/payout-balance-feeder';
 import { startReconciler } from './workers/reconciler';
 import { startAuditCheckpointer } from './workers/audit-checkpointer';
 import type { Notifier } from './application/callbacks/notifier';
@@ -84,6 +85,8 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
       logger: gateway.logger,
     });
     stops.push(() => reconciler.stop());
+    const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger });
+    stops.push(() => feeder.stop());
     if (config.auditCheckpointIntervalSeconds > 0) {
       const checkpointer = startAuditCheckpointer({
         store: gateway.rawStore,

@@ -247,11 +247,7 @@ forEachStore('S2S APM', (h) => {
       expect(late.body).to.deep.equal({ result: 'ERROR', error_code: 100000, error_message: 'order_id: Duplicate payment.' });
     });
 
-    it('Given CREDIT2VIRTUAL, Then it is not taken yet: 404 Route or parameters is not supported', async () => {
-      const res = await h().post({ action: 'CREDIT2VIRTUAL', client_key: merchant.client_key, brand: 'sb-momo' });
-      expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ result: 'ERROR', error_code: 0, error_message: 'Route or parameters is not supported' });
-    });
+    // CREDIT2VIRTUAL (payouts) is taken now: test/api/s2s-payouts.test.ts.
   });
 
   describe('follow-ups by trans_id', () => {

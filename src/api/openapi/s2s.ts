@@ -12,7 +12,7 @@ interface ActionDoc {
   summary: string;
   description: string;
   hash: string;
-  answer: 'payment' | 'status' | 'accepted' | 'schedule' | 'scheduleDeleted';
+  answer: 'payment' | 'payout' | 'status' | 'accepted' | 'schedule' | 'scheduleDeleted';
 }
 
 const SALE_HASH = 'md5(upper(strrev(payer_email) + password + strrev(first6 + last4))); with card_token: md5(upper(strrev(payer_email) + password + strrev(card_token)))';
@@ -26,6 +26,13 @@ export const S2S_ACTION_DOCS: Readonly<Record<string, ActionDoc>> = {
     description: 'A sale (or, with auth=Y, an authorization to capture later). The answer is SUCCESS, DECLINED, REDIRECT (3-D Secure or another payer step) or ACCEPTED (outcome follows by callback). recurring_init=Y starts a recurring chain; schedule_id also schedules its automatic payments.',
     hash: SALE_HASH,
     answer: 'payment',
+  },
+  CREDIT2VIRTUAL: {
+    summary: 'Pay out from the payout balance with a payout method (S2S APM)',
+    description:
+      "Money to a payee's mobile-money wallet (brand sb-momo: parameters[mobile_money_operator], parameters[mobile_number], parameters[customer_email], payee_first_name, payee_last_name, payee_email; order_currency one of GHS, KES, XOF, XAF, TZS, EGP within the operator's or country's bounds) or to an email (brand sb-payout-email: parameters[CustomerName], parameters[Email], parameters[SecurityQuestion] 10 to 40, parameters[SecurityQuestionAnswer] 3 to 40 without spaces, parameters[account_uuid], parameters[fee_calculation_method], order_description 5 to 200). Answered SUCCESS/SETTLED, DECLINED/DECLINED (decline_reason Insufficient payout balance when the balance cannot cover it) or UNDEFINED/PREPARE (decided later: callback and GET_TRANS_STATUS with the APM formula). CAPTURE, VOID and CREDITVOID on a payout: 204005. docs/payouts.md.",
+    hash: 'md5(upper(strrev(order_id + order_amount + order_currency)) + password)',
+    answer: 'payout',
   },
   GET_TRANS_STATUS: { summary: 'Status of a payment by trans_id', description: 'Where the payment stands now.', hash: TRANS_ID_HASH, answer: 'status' },
   GET_TRANS_STATUS_BY_ORDER: {
@@ -89,6 +96,7 @@ export function s2sActionSchema(name: string, action: Pick<S2sAction, 'validate'
 
 const ANSWER_SCHEMAS: Readonly<Record<ActionDoc['answer'], string>> = {
   payment: 'S2sPaymentAnswer',
+  payout: 'S2sPayoutAnswer',
   status: 'S2sStatusAnswer',
   accepted: 'S2sAcceptedAnswer',
   schedule: 'ScheduleRecord',
@@ -162,6 +170,20 @@ const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
       redirect_method: { type: 'string', enum: ['POST'] },
       card_token: { type: 'string' },
       recurring_token: { type: 'string' },
+    },
+  },
+  S2sPayoutAnswer: {
+    type: 'object',
+    description: 'A CREDIT2VIRTUAL answer (decisions §8). UNDEFINED/PREPARE: the provider decides later; the outcome follows by callback (hash md5(upper(strrev(trans_id + order_id + status)) + password)) and GET_TRANS_STATUS.',
+    required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'amount', 'currency'],
+    properties: {
+      action: { type: 'string', enum: ['CREDIT2VIRTUAL'] },
+      result: { type: 'string', enum: ['SUCCESS', 'DECLINED', 'UNDEFINED'] },
+      status: { type: 'string', enum: ['SETTLED', 'DECLINED', 'PREPARE'] },
+      ...ids,
+      amount: { type: 'string', description: "Decimal text as sent (XOF and XAF have no decimals)" },
+      currency: { type: 'string', description: 'A mobile-money payout: GHS, KES, XOF, XAF, TZS or EGP; the email variant: any' },
+      decline_reason: { type: 'string', examples: ['Insufficient payout balance'] },
     },
   },
   S2sStatusAnswer: {

@@ -5,6 +5,7 @@
 import type Ajv from 'ajv';
 import type { MerchantAccount, MerchantService } from '../../application/merchant-service';
 import type { PaymentService } from '../../application/payments';
+import type { PayoutService } from '../../application/payouts';
 import type { Clock } from '../../application/ports/clock';
 import type { ScheduleService } from '../../application/schedules/schedule-service';
 import type { NotificationUrlCheck } from '../../application/callbacks/notification-url-check';
@@ -26,6 +27,8 @@ export interface S2sDeps {
   merchants: MerchantService;
   payments: PaymentService;
   schedules: ScheduleService;
+  /** Payouts (`CREDIT2VIRTUAL`): held on the merchant's payout balance before the provider is asked. */
+  payouts: Pick<PayoutService, 'payout'>;
   queries: PaymentQueries;
   clock: Clock;
   environment: Environment;

@@ -35,6 +35,7 @@ import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { s2sCardPaymentHash } from '../signatures';
 import { apmCallbackFieldsFor } from './apm-callback-content';
+import { isMethodPayout, payoutCallbackFieldsFor } from './payout-callback-content';
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
@@ -141,7 +142,7 @@ export function s2sCardHashOf(payment: ExistingPayment, password: string): strin
  */
 export function callbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
   if (after.channel === 'checkout') return checkoutCallbackFieldsFor(event, after, ctx);
-  if (after.channel === 's2s_apm') return apmCallbackFieldsFor(event, after, ctx);
+  if (after.channel === 's2s_apm') return isMethodPayout(after) ? payoutCallbackFieldsFor(event, after, ctx) : apmCallbackFieldsFor(event, after, ctx);
   if (after.channel !== 's2s_card') return null;
   const outcome = outcomeOf(event, after);
   if (!outcome) return null;

@@ -3,12 +3,14 @@
  * S2S section). A new action is a file in this folder and one line here: its field schema
  * (src/api/s2s/schemas.ts, compiled once) and its handler. S2S CARD and S2S APM share it
  * (decisions.md §1): a SALE with a non-empty `brand` is an APM SALE, and the follow-ups by
- * `trans_id` serve payments of both (protocol.ts). `CREDIT2VIRTUAL` is not taken yet (404).
+ * `trans_id` serve payments of both (protocol.ts). `CREDIT2VIRTUAL`, a payout, is always APM
+ * (credit2virtual.ts); its follow-ups by `trans_id` are the same as an APM SALE's.
  */
 import { compileValidator } from '../../validation';
 import type { FormBody, S2sAction, S2sDeps } from '../s2s-action';
-import { apmSaleSchema, byOrderSchema, byTransIdSchema, captureSchema, creditVoidOptionalAmountSchema, creditVoidSchema, saleSchema } from '../schemas';
+import { apmSaleSchema, byOrderSchema, byTransIdSchema, captureSchema, credit2VirtualSchema, creditVoidOptionalAmountSchema, creditVoidSchema, saleSchema } from '../schemas';
 import { apmSale } from './apm-sale';
+import { credit2Virtual } from './credit2virtual';
 import { isApmRequest } from './protocol';
 import { capture, creditVoid, voidPayment } from './follow-ups';
 import { recurringActions } from './recurring';
@@ -27,6 +29,7 @@ export function s2sActions(deps: S2sDeps): Record<string, S2sAction> {
       validate: Object.assign((form: unknown) => (isApmRequest(form as FormBody) ? methodSale(form) : cardSale(form)), { schema: saleSchema }),
       handle: (c) => (isApmRequest(c.form) ? apmSale(deps, c) : sale(deps, c)),
     },
+    CREDIT2VIRTUAL: action(credit2VirtualSchema, (c) => credit2Virtual(deps, c)),
     GET_TRANS_STATUS: action(byTransIdSchema, (c) => transStatus(deps, c)),
     GET_TRANS_STATUS_BY_ORDER: action(byOrderSchema, (c) => transStatusByOrder(deps, c)),
     CAPTURE: action(captureSchema, (c) => capture(deps, c)),
