@@ -83,6 +83,8 @@ import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-walle
 import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
 import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
 import { registerPaySessionRoutes } from './api/sdk/pay-session-routes';
+import { SHEET_CARDS, isSheetCard, simulatedWalletSheet } from './adapters/wallets/simulated-sheet';
+import type { WalletSheetDeps } from './api/checkout-page/routes';
 import { merchantConnectors } from './domain/merchant/connectors';
 import { PaymentService } from './application/payments';
 import { PayoutService } from './application/payouts';
@@ -461,7 +463,14 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           notificationUrls,
           throttle: authThrottle,
         }),
-      (router) => registerCheckoutPageRoutes(router, { checkout, baseUrl: config.publicBaseUrl, clock }),
+      (router) =>
+        registerCheckoutPageRoutes(router, {
+          checkout,
+          baseUrl: config.publicBaseUrl,
+          clock,
+          // The hosted page's simulated wallet sheet exists in the sandbox only: elsewhere the device makes tokens.
+          ...(config.environment === 'sandbox' ? { walletSheet: sandboxWalletSheet(config.dataDir, clock, merchants, wallets) } : {}),
+        }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
       (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
@@ -481,6 +490,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
           environment: config.environment,
           now: () => clock.now(),
           sessionByToken: (token) => checkout.sessionByToken(token),
+          session: (id) => checkout.session(id),
           merchantById: (id) => merchants.byId(id),
           payable: async (merchant, wallet) => {
             const named = merchantConnectors(merchant);
@@ -527,6 +537,19 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       await readDb.destroy();
       await pendingCardSweep.stop();
       await closeVault();
+    },
+  };
+}
+
+/** The sandbox's simulated wallet sheet for the hosted page: its cards, and tokens for the session's merchant. */
+function sandboxWalletSheet(dataDir: string, clock: Clock, merchants: MerchantService, wallets: WalletService): WalletSheetDeps {
+  const mint = simulatedWalletSheet({ dataDir, now: () => clock.now(), settings: wallets.settings });
+  return {
+    cards: Object.entries(SHEET_CARDS).map(([id, { label }]) => ({ id, label })),
+    async token(choice) {
+      const merchant = await merchants.byId(choice.merchantId);
+      if (!merchant || !isSheetCard(choice.card)) throw new Error('the wallet sheet was asked for an unknown merchant or card');
+      return mint({ merchantId: merchant.merchantId, clientKey: merchant.clientKey, wallet: choice.wallet, card: choice.card, ...(choice.panOnly ? { authMethod: 'PAN_ONLY' as const } : {}) });
     },
   };
 }

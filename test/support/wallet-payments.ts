@@ -4,9 +4,7 @@
  * `wallet keys` gives them), and tokens minted for it with the mint CLI's library, signed at the
  * gateway's own (test) clock unless a test says otherwise.
  */
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { checkoutSessionStreamId } from '../../src/domain/checkout/session-events';
-import { createSessionToken } from './checkout-client';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mintAppleToken, mintGoogleToken, type GoogleAuthMethod, type MintCard } from '../../src/adapters/wallets/mint';
 import { initSandboxWalletMaterial, type SandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
 import { keyToOneLine } from '../../src/domain/wallets/settings';
@@ -98,21 +96,4 @@ export function walletSaleFields(merchant: TestMerchant, wallet: string, token: 
   const fields: Fields = { ...base, digital_wallet: wallet, payment_token: token, ...overrides };
   if (!('hash' in overrides)) fields.hash = walletSaleHash({ payerEmail: fields.payer_email || undefined, password: merchant.password });
   return fields;
-}
-
-/**
- * Given a Checkout session of `merchant` offering `methods` (its stream as the gateway writes it:
- * a session made through the API, its created event copied under a new id with these methods),
- * its token.
- */
-export async function sessionOffering(g: TestGateway, merchant: TestMerchant, methods: string[]): Promise<string> {
-  const { token } = await createSessionToken(g, merchant);
-  const [created] = await g.gateway.store.readStream(checkoutSessionStreamId(token.split('.')[0]));
-  const sessionId = randomUUID();
-  await g.gateway.store.append(
-    checkoutSessionStreamId(sessionId),
-    [{ id: randomUUID(), type: created.type, schemaVersion: created.schemaVersion, data: { ...created.data, sessionId, methods } }],
-    { kind: 'no_stream' },
-  );
-  return g.gateway.checkout.tokenOf(sessionId);
 }

@@ -16,6 +16,8 @@ import {
   type PageMethod,
 } from '../../application/checkout/checkout-service';
 import { chosenMethod, renderMethodChooser, renderMethodForm } from './method-form';
+import { renderWalletButton } from './wallet-sheet';
+import { isWalletMethod } from '../../domain/merchant/methods';
 import { browserInfoInputs, escapeHtml } from '../html/page-kit';
 import { COUNTRIES } from './countries';
 import { amountText, isCredit, renderOrderSummary } from './order-summary';
@@ -42,6 +44,8 @@ export interface FormPageInput {
   /** After a refused submit of an alternative method's form: its problems and what was typed. */
   methodProblems?: MethodFieldProblem[];
   methodTyped?: Record<string, string>;
+  /** Whether a wallet's button opens the sandbox's simulated wallet sheet (wallet-sheet.ts). */
+  walletSheet?: boolean;
 }
 
 /** The form's fields, top to bottom: the order the problem summary lists them in. */
@@ -211,7 +215,7 @@ ${renderOrderSummary(model, input.now)}
   <h1 id="pay-title">${escapeHtml(method.label)}</h1>
   ${notice}
   ${renderMethodChooser(model, method.method, input.prefix)}
-  ${renderMethodForm(model, method, input.prefix, input.methodProblems, input.methodTyped)}
+  ${isWalletMethod(method.method) ? renderWalletButton(model, method, input.prefix, input.walletSheet === true) : renderMethodForm(model, method, input.prefix, input.methodProblems, input.methodTyped)}
   <form method="post" action="${escapeHtml(cancel)}" data-cancel-form>
     <button type="submit" class="link-button">Cancel and return to the shop</button>
   </form>

@@ -17,12 +17,22 @@ import { renderProcessingPage } from './status-pages';
 import { CARD_METHOD } from '../../domain/checkout/session-methods';
 import { readMethodFields } from './method-form';
 import { renderMethodStepPage } from './method-step-page';
+import { renderWalletSheetPage, type SheetCardOption } from './wallet-sheet';
+import { isWallet, type Wallet } from '../../domain/wallets/token-shape';
+import { WALLET_LABELS } from '../../application/checkout/checkout-service';
 
 export interface CheckoutPageDeps {
   checkout: CheckoutService;
   baseUrl: string;
   /** The time left to pay is shown with it; the service decides expiry with its own clock. */
   clock?: Clock;
+  /** The sandbox's simulated wallet sheet (absent outside the sandbox): its cards, and the token it hands over. */
+  walletSheet?: WalletSheetDeps;
+}
+
+export interface WalletSheetDeps {
+  cards: readonly SheetCardOption[];
+  token(choice: { merchantId: string; wallet: Wallet; card: string; panOnly: boolean }): Promise<string>;
 }
 
 export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDeps): void {
@@ -64,6 +74,8 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
   /** The method the payer picked in the page's list (`?method=`): one of the session's, or ignored. */
   const methodAsked = (ctx: Koa.Context): string | undefined => (typeof ctx.query.method === 'string' ? ctx.query.method.slice(0, 64) : undefined);
 
+  const formPage = (input: Parameters<typeof renderFormPage>[0]) => renderFormPage({ ...input, walletSheet: deps.walletSheet !== undefined });
+
   const showPage = async (ctx: Koa.Context, model: CheckoutPageModel) => {
     const options: NavigateOptions = { prefix, shopName: model.merchantName };
     switch (model.view) {
@@ -71,7 +83,7 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
         if (!formAllowed(model)) return notFound(ctx);
         // After a decline the payer tries again: what they typed (never the card number or CVV) is still there.
         const kept = model.lastDecline ? typedBefore(ctx) : undefined;
-        return sendPage(ctx, 200, renderFormPage({ model, now: clock.now(), prefix, kept, method: methodAsked(ctx) }));
+        return sendPage(ctx, 200, formPage({ model, now: clock.now(), prefix, kept, method: methodAsked(ctx) }));
       }
       case 'processing':
         return sendPage(ctx, 200, renderProcessingPage(model, clock.now(), prefix));
@@ -112,10 +124,10 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
         const outcome = await deps.checkout.pay(sessionId, { method, methodFields: typed, payerIp: ctx.request.ip, browser }, ctx.state.requestId);
         if (!outcome) return notFound(ctx);
         if (outcome.kind === 'invalid_method') {
-          const page = renderFormPage({ model: before, now: clock.now(), prefix, method, methodProblems: outcome.problems, methodTyped: typed });
+          const page = formPage({ model: before, now: clock.now(), prefix, method, methodProblems: outcome.problems, methodTyped: typed });
           return sendPage(ctx, 422, page);
         }
-        if (outcome.kind === 'invalid') return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, problems: outcome.problems }));
+        if (outcome.kind === 'invalid') return sendPage(ctx, 422, formPage({ model: before, now: clock.now(), prefix, problems: outcome.problems }));
         return navigate(ctx, outcome.next, { prefix, shopName: before.merchantName });
       }
       const form = readPayForm(field, {
@@ -129,9 +141,9 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
         : await deps.checkout.pay(sessionId, form.input, ctx.state.requestId);
       if (!outcome) return notFound(ctx);
       if (outcome.kind === 'invalid') {
-        return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems, method: CARD_METHOD }));
+        return sendPage(ctx, 422, formPage({ model: before, now: clock.now(), prefix, kept: form.kept, problems: outcome.problems, method: CARD_METHOD }));
       }
-      if (outcome.kind === 'invalid_method') return sendPage(ctx, 422, renderFormPage({ model: before, now: clock.now(), prefix, method: CARD_METHOD }));
+      if (outcome.kind === 'invalid_method') return sendPage(ctx, 422, formPage({ model: before, now: clock.now(), prefix, method: CARD_METHOD }));
       // Only an attempt that may bring the payer back to this form (a decline, a verification) keeps anything.
       if (outcome.next.kind === 'page' || outcome.next.kind === 'payer_action') {
         keepTyped(ctx, { prefix, sessionId, secure: secureCookies || ctx.secure }, form.kept);
@@ -174,6 +186,58 @@ export function registerCheckoutPageRoutes(router: Router, deps: CheckoutPageDep
       ctx.body = { waiting: status.waiting, ...(status.expiresIn !== undefined ? { expires_in: status.expiresIn } : {}) };
     }),
   );
+
+  // The sandbox's simulated wallet sheet: the wallet's button opens it, its Approve pays with the token it makes.
+  const sheet = deps.walletSheet;
+  if (sheet) {
+    const sheetOf = async (ctx: Koa.Context, sessionId: string): Promise<{ model: CheckoutPageModel; wallet: Wallet } | null> => {
+      const model = await deps.checkout.pageModel(sessionId);
+      const wallet = ctx.params.wallet;
+      if (!model || !isWallet(wallet) || !formAllowed(model)) {
+        notFound(ctx);
+        return null;
+      }
+      // Paid, expired, in progress...: the payer goes where the session says.
+      if (model.view !== 'form') {
+        await showPage(ctx, model);
+        return null;
+      }
+      if (!model.methods.some((m) => m.method === wallet)) {
+        notFound(ctx);
+        return null;
+      }
+      return { model, wallet };
+    };
+    const sheetPage = (model: CheckoutPageModel, wallet: Wallet, refusal?: string) =>
+      renderWalletSheetPage({ model, wallet, label: WALLET_LABELS[wallet], cards: sheet.cards, prefix, now: clock.now(), ...(refusal ? { refusal } : {}) });
+
+    router.get(
+      '/checkout/:sessionId/wallet/:wallet',
+      withSession(async (ctx, sessionId) => {
+        const found = await sheetOf(ctx, sessionId);
+        if (found) sendPage(ctx, 200, sheetPage(found.model, found.wallet));
+      }),
+    );
+
+    router.post(
+      '/checkout/:sessionId/wallet/:wallet',
+      withSession(async (ctx, sessionId) => {
+        const found = await sheetOf(ctx, sessionId);
+        if (!found) return;
+        const { model, wallet } = found;
+        const field = formReader((ctx.request as { body?: unknown }).body);
+        const card = field('card') ?? '';
+        if (!sheet.cards.some((c) => c.id === card)) return sendPage(ctx, 422, sheetPage(model, wallet, 'Choose a card.'));
+        const token = await sheet.token({ merchantId: model.session.merchantId, wallet, card, panOnly: wallet === 'googlepay' && field('pan_only') === 'Y' });
+        const browser = browserAttributesFrom({ userAgent: ctx.get('User-Agent'), accept: ctx.get('Accept'), acceptLanguage: ctx.get('Accept-Language') }, field);
+        const outcome = await deps.checkout.payWithWallet(sessionId, { wallet, token, payerIp: ctx.request.ip, browser }, ctx.state.requestId);
+        if (!outcome) return notFound(ctx);
+        if (outcome.kind === 'wallet_refused') return sendPage(ctx, 422, sheetPage(model, wallet, `${WALLET_LABELS[wallet]} could not pay: ${outcome.message}.`));
+        if (outcome.kind !== 'done') return showPage(ctx, model);
+        navigate(ctx, outcome.next, { prefix, shopName: model.merchantName });
+      }),
+    );
+  }
 
   router.post(
     '/checkout/:sessionId/cancel',

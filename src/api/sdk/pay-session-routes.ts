@@ -1,7 +1,8 @@
 /**
  * The Checkout SDK (decisions.md §9): its script, and the brands its `getAvailableBrands()` starts
- * from. The brands answer is authenticated by the Checkout session's token (the one hosted fields
- * use) and names only wallets: the merchant's enabled ones a flow can pay for this session, in
+ * from. The brands answer is asked with the Checkout session's id (the credential of its hosted
+ * page, whose address holds it: a page of the merchant's gets it from `redirect_url`) or the token
+ * of a hosted fields session, and names only wallets: the merchant's enabled ones a flow can pay for this session, in
  * `methods` order, none once the session can no longer be paid; `simulated` says the sandbox's
  * wallets stand in for the device's. It is read cross-origin by merchants' pages, without
  * credentials, so any origin may read it.
@@ -13,10 +14,12 @@ import type { Environment } from '../../domain/merchant/events';
 import type { MethodsSetting } from '../../domain/merchant/methods';
 import { availableWalletBrands } from '../../domain/wallets/available-brands';
 import type { Wallet } from '../../domain/wallets/token-shape';
+import { isUuid } from '../../domain/ids';
 import { errors } from '../errors';
 import { BRANDS_PATH, PAY_SESSION_JS, PAY_SESSION_SDK_PATH } from './pay-session-script';
 
 export const INVALID_SDK_SESSION_TOKEN = 'The session token is not valid.';
+export const UNKNOWN_SDK_SESSION = 'The session does not exist.';
 const MAX_TOKEN_LENGTH = 256;
 
 export interface PaySessionDeps {
@@ -24,6 +27,8 @@ export interface PaySessionDeps {
   now(): Date;
   /** The Checkout session a token was issued for; null for a token not of ours. */
   sessionByToken(token: string): Promise<ExistingSession | null>;
+  /** The Checkout session of this id (its hosted page's address), null when none. */
+  session(sessionId: string): Promise<ExistingSession | null>;
   merchantById(merchantId: string): Promise<{ merchantId: string; environment: Environment; methods?: MethodsSetting; connectors?: string[] } | undefined>;
   /** Whether either wallet flow can pay `wallet` for this merchant (its keys and a decrypting connector, or a connector offering it). */
   payable(merchant: { merchantId: string; connectors?: string[] }, wallet: Wallet): Promise<boolean>;
@@ -42,10 +47,13 @@ export function registerPaySessionRoutes(router: Router, deps: PaySessionDeps): 
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cache-Control', 'no-store');
     const token = typeof ctx.query.token === 'string' ? ctx.query.token.trim() : '';
-    if (!token) throw errors.invalid([errors.field('token', 'This value should not be blank.')]);
-    const session = token.length <= MAX_TOKEN_LENGTH ? await deps.sessionByToken(token) : null;
+    const sessionId = typeof ctx.query.session === 'string' ? ctx.query.session.trim() : '';
+    if (!token && !sessionId) throw errors.invalid([errors.field('session', 'This value should not be blank.')]);
+    let session: ExistingSession | null = null;
+    if (token) session = token.length <= MAX_TOKEN_LENGTH ? await deps.sessionByToken(token) : null;
+    else if (isUuid(sessionId)) session = await deps.session(sessionId);
     const merchant = session ? await deps.merchantById(session.merchantId) : undefined;
-    if (!session || !merchant) throw errors.invalid([errors.field('token', INVALID_SDK_SESSION_TOKEN)]);
+    if (!session || !merchant) throw errors.invalid([token ? errors.field('token', INVALID_SDK_SESSION_TOKEN) : errors.field('session', UNKNOWN_SDK_SESSION)]);
 
     let brands: Wallet[] = [];
     if (session.status === 'open' && !isExpired(session, deps.now().toISOString())) {

@@ -1,6 +1,7 @@
 /**
  * `GET /sdk/pay-session.js`: the Checkout SDK's `PaySession` (decisions.md §9). A page creates
- * `new PaySession({ sessionToken })` with its Checkout session's token and asks
+ * `new PaySession({ sessionId })` with its Checkout session's id (on the hosted page, its own
+ * address says it; a hosted fields page passes `sessionToken` instead) and asks
  * `getAvailableBrands()`, a Promise of the wallet identifiers it may show buttons for: the
  * merchant's enabled wallets the gateway can pay for this session, in `methods` order
  * (BRANDS_PATH answers that), kept only where the device can use them. In the sandbox the
@@ -71,17 +72,26 @@ export const PAY_SESSION_JS = `(function () {
     return Promise.resolve(false);
   }
 
+  // The hosted page's own address names its session.
+  function sessionOfPage() {
+    var match = /\/checkout\/([0-9a-fA-F-]{36})(?:[/?#]|$)/.exec(location.pathname);
+    return match ? match[1] : '';
+  }
+
   function PaySession(config) {
     if (!(this instanceof PaySession)) return new PaySession(config);
-    if (!config || typeof config.sessionToken !== 'string' || !config.sessionToken) {
-      throw new Error('PaySession: sessionToken is required');
+    config = config || {};
+    this.sessionToken = typeof config.sessionToken === 'string' ? config.sessionToken : '';
+    this.sessionId = typeof config.sessionId === 'string' && config.sessionId ? config.sessionId : sessionOfPage();
+    if (!this.sessionToken && !this.sessionId) {
+      throw new Error('PaySession: sessionId (the id at the end of the session\'s redirect_url) or sessionToken is required');
     }
-    this.sessionToken = config.sessionToken;
   }
 
   /** The wallet identifiers to show, in the session's order; [] when none (never rejects). */
   PaySession.prototype.getAvailableBrands = function () {
-    var url = gatewayOrigin + ${JSON.stringify(BRANDS_PATH)} + '?token=' + encodeURIComponent(this.sessionToken);
+    var query = this.sessionToken ? 'token=' + encodeURIComponent(this.sessionToken) : 'session=' + encodeURIComponent(this.sessionId);
+    var url = gatewayOrigin + ${JSON.stringify(BRANDS_PATH)} + '?' + query;
     return fetch(url, { credentials: 'omit', cache: 'no-store' })
       .then(function (response) { return response.ok ? response.json() : { brands: [] }; })
       .then(function (answer) {

@@ -5,7 +5,9 @@
  * never reach the acquirer twice.
  */
 import { merchantConnectors } from '../../domain/merchant/connectors';
-import { isWalletMethod, methodEnabled } from '../../domain/merchant/methods';
+import { WALLET_METHODS, isWalletMethod, methodEnabled } from '../../domain/merchant/methods';
+import { WalletNotConfigured, WalletTokenMalformed, WalletTokenRefused } from '../../domain/wallets/refusals';
+import { isWallet, type Wallet } from '../../domain/wallets/token-shape';
 import { CARD_METHOD, type AvailableMethod } from '../../domain/checkout/session-methods';
 import { fieldsToCollect, methodParameterIssues, type MethodDescription, type MethodField } from '../../domain/payment/method-fields';
 import { payerTimeoutReason } from '../../domain/payment/payer-timeout';
@@ -100,6 +102,12 @@ export interface PayInput {
   /** The payer's address as the gateway saw it (used when the session has no `customer.ip`). */
   payerIp: string;
 }
+
+/** How paying with a wallet on the page went: as any attempt, or refused (the spec's code and message) before one started. */
+export type WalletPayOutcome = PayOutcome | { kind: 'wallet_refused'; code: number; message: string };
+
+/** What the page calls each wallet. */
+export const WALLET_LABELS: Readonly<Record<Wallet, string>> = { applepay: 'Apple Pay', googlepay: 'Google Pay' };
 
 export type PayOutcome =
   | { kind: 'invalid'; problems: FieldProblem[] }
@@ -249,9 +257,9 @@ export class CheckoutService {
 
   /**
    * What a session of this merchant could be paid with now: the card, then each alternative method
-   * the merchant takes (not a wallet: its token needs the wallet's own button), each only where one
-   * of its connectors can take such a payment (currency, kind, amount, chain). Card first, then the
-   * connectors' order.
+   * the merchant takes, each only where one of its connectors can take such a payment (currency,
+   * kind, amount, chain), then the wallets it takes (offered only where the session names them:
+   * session-methods.ts). Card first, then the connectors' order.
    */
   availableMethods(merchant: MerchantAccount, session: MethodRequirements): AvailableMethod[] {
     const connectors = merchantConnectors(merchant);
@@ -265,9 +273,23 @@ export class CheckoutService {
       }
     };
     const methods = this.deps.payments.offeredMethods().filter((m) => !isWalletMethod(m) && methodEnabled(merchant, m) && routable(m));
+    // A wallet: its virtual flow (a connector offering it) or its card flow (a connector taking
+    // cards the gateway decrypted; the keys are looked at when the payer pays). The merchant sends
+    // nothing for it: the token comes from the payer's wallet.
+    const cardFlow = (): boolean => {
+      try {
+        this.deps.payments.assertRoutable(connectors, { ...this.requirements(session, CARD_METHOD), walletDecryption: true });
+        return true;
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'no_capable_connector') return false;
+        throw error;
+      }
+    };
+    const wallets = WALLET_METHODS.filter((w) => methodEnabled(merchant, w) && (routable(w) || cardFlow()));
     return [
       ...(routable(CARD_METHOD) ? [{ method: CARD_METHOD, description: null }] : []),
       ...methods.map((method) => ({ method, description: this.deps.payments.describeMethod(connectors, method)! })),
+      ...wallets.map((method) => ({ method, description: null })),
     ];
   }
 
@@ -359,7 +381,8 @@ export class CheckoutService {
    */
   private async payWithMethod(session: ExistingSession, version: bigint | null, method: string, input: PayInput, correlationId: string): Promise<PayOutcome> {
     const merchant = await this.merchant(session.merchantId);
-    const description = offeredMethods(session).includes(method) && methodEnabled(merchant, method)
+    // A wallet pays with its token, from its own button (payWithWallet), never from a method form.
+    const description = !isWalletMethod(method) && offeredMethods(session).includes(method) && methodEnabled(merchant, method)
       ? this.deps.payments.describeMethod(merchantConnectors(merchant), method)
       : null;
     if (!description) return { kind: 'invalid_method', method, problems: [{ field: null, problem: 'unavailable' }] };
@@ -374,6 +397,54 @@ export class CheckoutService {
       return { kind: 'invalid_method', method, problems: [{ field: null, problem: 'unavailable' }] };
     }
     return this.attempt(session, version, { method: { brand: method, parameters } }, payer, correlationId, input.browser);
+  }
+
+  /**
+   * The payer paid with a wallet on this session's page (decisions.md §9): the token pays in the
+   * card flow where the merchant has the wallet's keys and a connector taking decrypted cards, else
+   * in the virtual flow (Checkout falls back). A token refused, or a wallet no flow can pay, starts
+   * no attempt: the payer is told and may pay another way.
+   */
+  async payWithWallet(
+    sessionId: string,
+    input: { wallet: Wallet; token: string; payerIp: string; browser?: BrowserAttributes },
+    correlationId: string,
+  ): Promise<WalletPayOutcome | null> {
+    const loaded = await loadState(this.deps.store, checkoutSessionStreamId(sessionId), sessionDecider);
+    if (!loaded.state.exists) return null;
+    const session = loaded.state;
+    const merchant = await this.merchant(session.merchantId);
+    if (!offeredMethods(session).includes(input.wallet) || !methodEnabled(merchant, input.wallet)) {
+      return { kind: 'wallet_refused', code: 204018, message: 'Payment digital wallet not supported' };
+    }
+    let paying: Awaited<ReturnType<PaymentService['walletInstrument']>>;
+    try {
+      paying = await this.deps.payments.walletInstrument({
+        merchantId: session.merchantId,
+        clientKey: merchant.clientKey,
+        wallet: input.wallet,
+        token: input.token,
+        flows: 'card_or_virtual',
+        connectors: merchantConnectors(merchant),
+        currency: session.order.currency,
+        kind: sessionPaymentKind(session),
+        amount: session.order.amount,
+        recurringInit: session.recurringInit,
+        // The payment records the wallet as its method in either flow (checkout_payment_method).
+        method: {},
+      });
+    } catch (error) {
+      if (error instanceof WalletTokenRefused || error instanceof WalletNotConfigured || error instanceof WalletTokenMalformed) {
+        return { kind: 'wallet_refused', code: error.errorCode, message: error.errorMessage };
+      }
+      if (error instanceof DomainError && (error.code === 'no_capable_connector' || error.code === 'action_not_supported')) {
+        return { kind: 'wallet_refused', code: 204005, message: 'Payment action not supported' };
+      }
+      throw error;
+    }
+    const payer = this.payerOf(session, { ip: input.payerIp });
+    const instrument = paying.flow === 'card' ? { card: paying.card, ...(paying.method ? { method: paying.method } : {}) } : { method: paying.method, walletToken: paying.walletToken };
+    return this.attempt(session, loaded.version, instrument, payer, correlationId, input.browser);
   }
 
   /**
@@ -435,6 +506,7 @@ export class CheckoutService {
     const country = session.billingAddress.country;
     return offeredMethods(session).flatMap((method): PageMethod[] => {
       if (method === CARD_METHOD) return [{ method, label: 'Card', collect: [] }];
+      if (isWallet(method)) return methodEnabled(merchant, method) ? [{ method, label: WALLET_LABELS[method], collect: [] }] : [];
       const description = this.deps.payments.describeMethod(connectors, method);
       if (!description) return [];
       return [{ method, label: description.kind, collect: fieldsToCollect(description, this.methodParametersOf(session, method), { phone, country }) }];
@@ -583,7 +655,8 @@ export class CheckoutService {
   private async attempt(
     session: ExistingSession,
     version: bigint | null,
-    paying: { card: SaleCard } | { method: MethodSnapshot },
+    /** A card (a wallet's decrypted one with the wallet as its method), or a method (a wallet's token in the virtual flow). */
+    paying: { card: SaleCard; method?: MethodSnapshot } | { method: MethodSnapshot; walletToken?: string },
     payer: PayerSnapshot,
     correlationId: string,
     browser?: BrowserAttributes,
@@ -595,7 +668,7 @@ export class CheckoutService {
     const paymentId = randomUUID();
     let events: CheckoutSessionEvent[];
     try {
-      const method = 'method' in paying ? paying.method.brand : CARD_METHOD;
+      const method = paying.method ? paying.method.brand : CARD_METHOD;
       events = decideSession({ type: 'StartPayment', data: { paymentId, latestPhase: latest?.phase ?? null, now: this.now(), method } }, session);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -631,9 +704,11 @@ export class CheckoutService {
           ...(schedule ? { schedule } : {}),
           cardOnFileSupport: merchant.cardOnFileSupport === true,
           connectors: merchantConnectors(merchant),
+          // A wallet's decrypted card is vaulted (the card flow); its token in the virtual flow keeps nothing.
           storeCard:
             'card' in paying &&
-            storesCard({ cardSource: paying.card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit }),
+            (paying.card.kind === 'wallet' ||
+              storesCard({ cardSource: paying.card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: session.reqToken, recurringInit: session.recurringInit })),
           correlationId,
           ...(browser ? { browser } : {}),
           ...(payerPresent ? {} : { payerPresent: false }),

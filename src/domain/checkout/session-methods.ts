@@ -6,7 +6,9 @@
  * with the request.
  *
  * - `methods` sent: each must be one of those; any other is refused, naming it and what is available.
- * - `methods` not sent: everything available, card first.
+ * - `methods` not sent: everything available, card first, but the wallets: a wallet is offered
+ *   only where the merchant names it, as its button needs the merchant's page to show it (or, in
+ *   the sandbox, the hosted page's simulated wallet sheet).
  * - An alternative method is offered on a purchase of the hosted page only: a debit stores the card
  *   it pays with, a credit pays out to a card, and hosted payment fields take a card typed into
  *   their frames.
@@ -16,6 +18,7 @@
  *   is simply not offered while it lacks what the merchant must send. Fields "collected from the
  *   payer when absent" are asked on the hosted page.
  */
+import { isWalletMethod } from '../merchant/methods';
 import type { CheckoutOperation } from '../payment/events';
 import { methodParameterIssues, type MethodDescription, type MethodPayer } from '../payment/method-fields';
 
@@ -75,7 +78,7 @@ export function sessionMethods(input: SessionMethodsInput): SessionMethods {
     });
   }
   const methods: string[] = [];
-  for (const offer of input.requested ? chosen : offerable) {
+  for (const offer of input.requested ? chosen : offerable.filter((m) => !isWalletMethod(m.method))) {
     const issues = parameterProblems(offer, input.parameters, input.payer);
     const sent = input.parameters?.[offer.method] !== undefined;
     // Not named by the merchant and lacking what it must send: simply not offered.
