@@ -8,7 +8,9 @@ import type { SchemaDb } from '../projection-module';
  * SQL that reads the same on SQLite and PostgreSQL: sums are cast back to bigint (PostgreSQL sums
  * bigints into numeric, which its driver hands back as text) and rates to double precision.
  */
-const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded')`;
+// A payout's settlement takes from merchant_receivable (amount < 0): it is a payout, never a sale.
+const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and amount > 0`;
+const payoutLine = `account = 'paid_out'`;
 const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
 const voidLine = `account = 'merchant_receivable' and event_type = 'PaymentVoided'`;
 const countWhere = (condition: string) => `cast(sum(case when ${condition} then 1 else 0 end) as bigint)`;
@@ -24,9 +26,11 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
       ${sumWhere(refundLine, '-')} as refunded_amount,
       ${countWhere(voidLine)} as void_count,
       ${sumWhere(voidLine, '-')} as voided_amount,
-      ${sumWhere(`account = 'merchant_receivable'`)} as net_amount
+      ${sumWhere(`account = 'merchant_receivable'`)} as net_amount,
+      ${countWhere(payoutLine)} as payout_count,
+      ${sumWhere(payoutLine)} as paid_out_amount
     from ledger_postings
-    where account = 'merchant_receivable'
+    where account in ('merchant_receivable', 'paid_out')
     group by merchant_id, currency, substr(occurred_at, 1, 10)`,
   v_approval_rate: `
     select merchant_id, currency,

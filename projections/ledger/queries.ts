@@ -147,7 +147,7 @@ export class LedgerReportQueries extends LedgerQueries implements LedgerReports 
   async dailyVolume(filter: ReportFilter): Promise<DailyVolume[]> {
     let query = this.reportDb
       .selectFrom('v_daily_volume')
-      .select(['merchant_id', 'currency', 'day', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount', 'void_count', 'voided_amount', 'net_amount']);
+      .select(['merchant_id', 'currency', 'day', 'settled_count', 'settled_amount', 'refund_count', 'refunded_amount', 'void_count', 'voided_amount', 'net_amount', 'payout_count', 'paid_out_amount']);
     if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
     if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
     if (filter.fromDay !== undefined) query = query.where('day', '>=', filter.fromDay);
@@ -164,6 +164,8 @@ export class LedgerReportQueries extends LedgerQueries implements LedgerReports 
       voidCount: Number(r.void_count),
       voidedAmount: Number(r.voided_amount),
       netAmount: Number(r.net_amount),
+      payoutCount: Number(r.payout_count),
+      paidOutAmount: Number(r.paid_out_amount),
     }));
   }
 

@@ -49,8 +49,11 @@ export interface DailyVolumeView {
   refunded_amount: ViewColumn<number>;
   void_count: ViewColumn<number>;
   voided_amount: ViewColumn<number>;
-  /** settled - refunded - voided. */
+  /** settled - refunded - voided - paid out: the day's change of merchant_receivable. */
   net_amount: ViewColumn<number>;
+  /** Payouts settled that day (CREDIT2VIRTUAL, card credits), and their sum (positive). */
+  payout_count: ViewColumn<number>;
+  paid_out_amount: ViewColumn<number>;
 }
 
 export interface ApprovalRateView {

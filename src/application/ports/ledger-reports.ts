@@ -23,7 +23,11 @@ export interface DailyVolume {
   refundedAmount: number;
   voidCount: number;
   voidedAmount: number;
+  /** The day's change of merchant_receivable: settled - refunded - voided - paid out. */
   netAmount: number;
+  /** Payouts settled that day (CREDIT2VIRTUAL, card credits), and their sum. */
+  payoutCount: number;
+  paidOutAmount: number;
 }
 
 export interface DailyApprovalRate {

@@ -8,13 +8,16 @@
  * - holds:  `payer_holds` (external: the card side of holds) and `authorized_holds` (open holds);
  * - funds:  `payer_funds` (external: the card side of money) and `merchant_receivable` (money that
  *           settled and is owed to the merchant).
- * External accounts mirror the outside world, so their balances are normally negative.
+ * And one account of its own for payouts (CREDIT2VIRTUAL, card credits): `paid_out`, money that left
+ * `merchant_receivable` for payees, so analysts see payouts apart from refunds and voids.
+ * External accounts mirror the outside world, so their balances are normally negative; `paid_out`
+ * mirrors the payees' side and grows positive.
  */
 
-export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable'] as const;
+export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable', 'paid_out'] as const;
 
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds']);
+export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds', 'paid_out']);
 
 export const isLedgerAccount = (value: string): value is LedgerAccount => (LEDGER_ACCOUNTS as readonly string[]).includes(value);

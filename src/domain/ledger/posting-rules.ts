@@ -48,6 +48,12 @@ const funds = (toMerchant: number): PostingLine[] => [
   { account: 'merchant_receivable', amount: toMerchant },
 ];
 
+/** Money the merchant pays out to a payee: on an account of its own, apart from refunds and voids. */
+const paidOut = (amount: number): PostingLine[] => [
+  { account: 'merchant_receivable', amount: -amount },
+  { account: 'paid_out', amount },
+];
+
 /** A hold placed on the payer's card, or released (negative). */
 const hold = (placed: number): PostingLine[] => [
   { account: 'payer_holds', amount: -placed },
@@ -131,10 +137,10 @@ export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): P
   const unchanged: PostingResult = { payment: p, lines: [], occurredAt: at };
   switch (event.type) {
     case 'PaymentSettled':
-      // A credit pays the merchant's money out to the payer's card.
+      // A credit (a payout: CREDIT2VIRTUAL or a card credit) pays the merchant's money out to a payee.
       return {
         payment: decided(p, 'approved', at),
-        lines: nonZero(funds(p.kind === 'credit' ? -event.data.amount : event.data.amount)),
+        lines: nonZero(p.kind === 'credit' ? paidOut(event.data.amount) : funds(event.data.amount)),
         occurredAt: at,
       };
     case 'PaymentAuthorized': {

@@ -1,0 +1,80 @@
+/**
+ * Payouts in the ledger: given a merchant's sales, a refund and payouts (payments of kind `credit`:
+ * CREDIT2VIRTUAL, card credits), when the ledger projection catches up, then a settled payout moves
+ * money from `merchant_receivable` to `paid_out`, its own account, and the analyst views count it in
+ * its own columns (`payout_count`, `paid_out_amount`), never as a sale, a refund or a void.
+ */
+import { expect } from 'chai';
+import { LedgerReportQueries, ledgerBalances, paymentLedger, unbalancedPostingSets, zeroBalances } from '../../projections/ledger/queries';
+import type { PaymentEvent, PaymentInitiated } from '../../src/domain/payment/events';
+import { T0, T1, T2, appendPaymentEvents, creditVoid, paymentDeclined, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
+import { forEachDialect } from './harness';
+
+const payout = (amount: number): PaymentInitiated =>
+  paymentInitiated({
+    merchantId: 'm-pay',
+    channel: 's2s_apm',
+    kind: 'credit',
+    currency: 'GHS',
+    amount,
+    card: undefined,
+    method: { brand: 'sb-momo', parameters: { mobile_money_operator: 'mtn-gh', mobile_number: '233241234567', customer_email: 'payee@example.com' } },
+    connector: 'sandbox-apm',
+    initiatedAt: T0,
+  } as Partial<PaymentInitiated['data']>);
+const sale = (amount: number) => paymentInitiated({ merchantId: 'm-pay', currency: 'GHS', amount });
+
+forEachDialect('ledger projection: payouts', (fixture) => {
+  async function given(events: PaymentEvent[]): Promise<string> {
+    const paymentId = (events[0] as PaymentInitiated).data.paymentId;
+    await appendPaymentEvents(fixture().store, paymentId, events);
+    await fixture().projector.catchUp();
+    expect(await unbalancedPostingSets(fixture().db)).to.deep.equal([]);
+    return paymentId;
+  }
+
+  async function givenSalesAndPayouts() {
+    const s = sale(10_000);
+    await given([s, paymentSettled(s.data.paymentId, { amount: 10_000, settledAt: T1 }), ...creditVoid(s.data.paymentId, 'refund', 1_000)]);
+    const settled = payout(2_500);
+    const declined = payout(99_000);
+    const settledId = await given([settled, paymentSettled(settled.data.paymentId, { amount: 2_500, settledAt: T2 })]);
+    const declinedId = await given([declined, paymentDeclined(declined.data.paymentId, { reason: 'Insufficient payout balance', declinedAt: T2 })]);
+    return { settledId, declinedId };
+  }
+
+  it('Given a settled payout, Then merchant_receivable -P and paid_out +P; a declined one posts nothing', async () => {
+    const { settledId, declinedId } = await givenSalesAndPayouts();
+    expect((await paymentLedger(fixture().db, settledId)).balances).to.deep.equal({ ...zeroBalances(), merchant_receivable: -2_500, paid_out: 2_500 });
+    expect((await paymentLedger(fixture().db, declinedId)).postings).to.deep.equal([]);
+  });
+
+  it('Given sales, a refund and a payout, Then ledger balances show paid_out as an account of its own', async () => {
+    await givenSalesAndPayouts();
+    const rows = await ledgerBalances(fixture().db, { merchantId: 'm-pay', currency: 'GHS' });
+    expect(Object.fromEntries(rows.map((r) => [r.account, r.balance]))).to.deep.equal({
+      merchant_receivable: 10_000 - 1_000 - 2_500,
+      paid_out: 2_500,
+      payer_funds: -(10_000 - 1_000),
+    });
+  });
+
+  it('Given the same activity, Then v_daily_volume counts the payout in payout_count and paid_out_amount, not as settled, and net_amount takes it off', async () => {
+    await givenSalesAndPayouts();
+    const rows = await fixture().db.selectFrom('v_daily_volume').selectAll().where('merchant_id', '=', 'm-pay').execute();
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({
+      settled_count: 1,
+      settled_amount: 10_000,
+      refund_count: 1,
+      refunded_amount: 1_000,
+      payout_count: 1,
+      paid_out_amount: 2_500,
+      net_amount: 10_000 - 1_000 - 2_500,
+    });
+    const [volume] = await new LedgerReportQueries(fixture().db as unknown as ConstructorParameters<typeof LedgerReportQueries>[0]).dailyVolume({ merchantId: 'm-pay' });
+    expect(volume).to.include({ settledAmount: 10_000, payoutCount: 1, paidOutAmount: 2_500, netAmount: 6_500 });
+    const [refunds] = await fixture().db.selectFrom('v_refund_rate').selectAll().where('merchant_id', '=', 'm-pay').execute();
+    expect(refunds).to.include({ settled_count: 1, settled_amount: 10_000, refund_amount_rate: 0.1 });
+  });
+});
