@@ -12,6 +12,7 @@ import { auditCommand, auditHelp } from './audit-command';
 import { callbacksCommand, callbacksHelp } from './callbacks-command';
 import { historyCommand, historyHelp } from './history-command';
 import { ledgerCommand, ledgerHelp } from './ledger-command';
+import { payoutsCommand, payoutsHelp } from './payouts-command';
 import { projectionsCommand, projectionsHelp } from './projections-command';
 import { seedCommand, seedHelp } from './seed-command';
 import { clockCommand, clockHelp } from './clock-command';
@@ -183,6 +184,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   chainHelp,
   historyHelp,
   ledgerHelp,
+  payoutsHelp,
   auditHelp,
   projectionsHelp,
   seedHelp,
@@ -228,6 +230,8 @@ export async function run(argv: string[]): Promise<number> {
         return await historyCommand(p);
       case 'ledger':
         return await ledgerCommand(p);
+      case 'payouts':
+        return await payoutsCommand(p);
       case 'audit':
         return await auditCommand(p);
       case 'admin-token':
