@@ -5,6 +5,7 @@
  * not offer them or can no longer be paid; `simulated` only in the sandbox.
  */
 import { expect } from 'chai';
+import vm from 'node:vm';
 import { createSession, createSessionToken } from '../support/checkout-client';
 import { forEachStore, startTestGateway, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
 import { giveWalletKeys } from '../support/wallet-payments';
@@ -23,6 +24,8 @@ forEachStore('Checkout SDK pay-session', (h) => {
       expect(res.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
       expect(res.text).to.include('window.PaySession = PaySession').and.include('getAvailableBrands');
       expect(res.text).not.to.match(/\beval\(|new Function|document\.write|createElement\(['"]script/);
+      // It compiles (a browser would otherwise drop it silently).
+      expect(() => new vm.Script(res.text)).not.to.throw();
       // It fetches only from the origin that served it.
       expect(res.text).to.include('gatewayOrigin + "/sdk/pay-session/brands"');
       // On the hosted page it finds its session in the page's own address.

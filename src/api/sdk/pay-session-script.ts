@@ -74,7 +74,7 @@ export const PAY_SESSION_JS = `(function () {
 
   // The hosted page's own address names its session.
   function sessionOfPage() {
-    var match = /\/checkout\/([0-9a-fA-F-]{36})(?:[/?#]|$)/.exec(location.pathname);
+    var match = /\\/checkout\\/([0-9a-fA-F-]{36})(?:[/?#]|$)/.exec(location.pathname);
     return match ? match[1] : '';
   }
 
@@ -84,7 +84,7 @@ export const PAY_SESSION_JS = `(function () {
     this.sessionToken = typeof config.sessionToken === 'string' ? config.sessionToken : '';
     this.sessionId = typeof config.sessionId === 'string' && config.sessionId ? config.sessionId : sessionOfPage();
     if (!this.sessionToken && !this.sessionId) {
-      throw new Error('PaySession: sessionId (the id at the end of the session\'s redirect_url) or sessionToken is required');
+      throw new Error('PaySession: sessionId (the id at the end of the session redirect_url) or sessionToken is required');
     }
   }
 
