@@ -15,6 +15,10 @@ import path from 'node:path';
 import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children';
 import { formatProfileSummary, summariseProfile } from './profile-summary';
 
+// The node options `npm run gateway -- projections rebuild` starts its process with (the launcher's).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { nodeFlagsFor } = require('../../src/cli/command-node-flags.cjs') as { nodeFlagsFor(args: string[]): string[] };
+
 export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
 const CHILD_FLAG = '--rebuild-child';
 /** Settings that would point the children at another store. */
@@ -86,7 +90,7 @@ export async function benchReplay(options: { events: number; profileDir: string 
     log(`  ${seed.events} events (${seed.payments} payments) in ${seed.seconds} s`);
 
     log('  full rebuild of every projection (child process, as `projections rebuild` runs it)');
-    const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+    const nodeArgs = [...nodeFlagsFor(['projections', 'rebuild']), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
     if (options.profileDir) fs.mkdirSync(options.profileDir, { recursive: true });
     const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; cpuMs: number; maxRssKb: number; projections: string[]; pid: number }>(
       'rebuild',
