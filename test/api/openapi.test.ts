@@ -2,7 +2,8 @@
  * The OpenAPI document (GET /openapi.json) and its page (GET /docs/api): a valid OpenAPI 3.1
  * document, every route of the app in it (or left out for a stated reason) and every path in it
  * routed, every S2S action of the allowlist described with the schema the server validates it
- * with, and request bodies the document accepts being the ones the server accepts.
+ * with (SALE in both its shapes, card and APM, and CREDIT2VIRTUAL), and request bodies the document
+ * accepts being the ones the server accepts.
  */
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
@@ -10,7 +11,8 @@ import addFormats from 'ajv-formats';
 import { routerOf } from '../../src/api/app';
 import { UNDOCUMENTED_ROUTES } from '../../src/api/openapi/document';
 import { DOCS_PAGE_CSP } from '../../src/api/openapi/routes';
-import { saleSchema } from '../../src/api/s2s/schemas';
+import { apmSaleSchema, credit2VirtualSchema, saleSchema } from '../../src/api/s2s/schemas';
+import { APM_SALE_COMPONENT } from '../../src/api/openapi/s2s';
 import { toOpenApiSchema } from '../../src/api/openapi/json-schema';
 import { integerTextPattern } from '../../src/api/openapi/schedule-schemas';
 import { parseScheduleCreate } from '../../src/api/schedule-fields';
@@ -95,7 +97,8 @@ describe('OpenAPI document', function () {
       expect(component.required, name).to.include.members(['action', 'client_key', 'hash']);
       expect(component.description, name).to.match(/hash = /);
     }
-    expect(form.oneOf.map((r) => r.$ref).sort()).to.deep.equal(Object.values(form.discriminator.mapping).sort());
+    // SALE's second shape, the APM SALE, is in the oneOf beside the discriminator's card SALE.
+    expect(form.oneOf.map((r) => r.$ref).sort()).to.deep.equal([...Object.values(form.discriminator.mapping), `#/components/schemas/${APM_SALE_COMPONENT}`].sort());
     expect(post.requestBody!.content).to.have.keys('application/x-www-form-urlencoded', 'multipart/form-data');
   });
 
@@ -142,6 +145,108 @@ describe('OpenAPI document', function () {
       const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
       expect(documented(clean), JSON.stringify(clean)).to.equal(server(clean).length === 0);
     }
+  });
+
+  /** The documented component and the server's validator agree on every body (accepted by both or refused by both). */
+  function expectAgreement(component: string, server: (form: unknown) => unknown[], cases: Record<string, string | undefined>[]) {
+    const validate = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(validate);
+    const documented = validate.compile(doc.components.schemas[component]);
+    for (const body of cases) {
+      const clean = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+      expect(documented(clean), `${component} ${JSON.stringify(clean)}`).to.equal(server(clean).length === 0);
+    }
+  }
+
+  /** The component names exactly the fields and requirements of `schema`, and action is `name`. */
+  function expectSameFields(component: string, schema: object, name: string) {
+    const documented = doc.components.schemas[component]!;
+    const server = toOpenApiSchema(schema) as { properties: Record<string, unknown>; required: string[] };
+    const { action, ...fields } = documented.properties as Record<string, unknown>;
+    const { action: _anyAction, ...validated } = server.properties;
+    expect(action).to.deep.equal({ const: name });
+    expect(fields).to.deep.equal(validated);
+    expect(documented.required).to.have.members([...server.required, 'action']);
+  }
+
+  it('Given the APM SALE, then its component describes exactly the fields of apmSaleSchema, brand and parameters[...] included, and agrees with the server', () => {
+    expectSameFields(APM_SALE_COMPONENT, apmSaleSchema, 'SALE');
+    const component = doc.components.schemas[APM_SALE_COMPONENT]!;
+    expect(component.required).to.include('brand');
+    expect(component.description).to.contain('hash = md5(upper(strrev(identifier + order_id + order_amount + order_currency + password)))');
+    expect((component.properties as Record<string, { type?: string }>).parameters!.type).to.equal('object');
+    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const good = {
+      action: 'SALE',
+      client_key: 'test_ck_x',
+      brand: 'sb-redirect',
+      order_id: 'o-1',
+      order_amount: '10.00',
+      order_currency: 'USD',
+      order_description: 'Books',
+      identifier: 'payer-42',
+      payer_ip: '203.0.113.10',
+      return_url: 'https://shop.example/return',
+      hash: 'a'.repeat(32),
+    };
+    expectAgreement(APM_SALE_COMPONENT, server, [
+      good,
+      { ...good, identifier: undefined },
+      { ...good, return_url: 'nowhere' },
+      { ...good, order_amount: '10,00' },
+      { ...good, brand: 'b'.repeat(37) },
+      { ...good, auth: 'maybe' },
+    ]);
+  });
+
+  it('Given the card SALE, then the wallet fields (digital_wallet, payment_token) and their Formula 8 hash are documented, and a wallet body is accepted by both', () => {
+    const sale = doc.components.schemas.S2sSaleRequest!;
+    expect(sale.properties).to.include.keys('digital_wallet', 'payment_token');
+    expect(sale.description).to.contain('with digital_wallet and payment_token (Formula 8): md5(upper(strrev(payer_email) + password))');
+    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const wallet = {
+      action: 'SALE',
+      client_key: 'test_ck_x',
+      order_id: 'o-1',
+      order_amount: '10.50',
+      order_currency: 'USD',
+      order_description: 'Books',
+      digital_wallet: 'googlepay',
+      payment_token: '{"signature":"x","protocolVersion":"ECv2","signedMessage":"{}"}',
+      payer_first_name: 'John',
+      payer_last_name: 'Doe',
+      payer_ip: '203.0.113.10',
+      term_url_3ds: 'https://shop.example/return',
+      hash: 'a'.repeat(32),
+    };
+    expectAgreement('S2sSaleRequest', server, [wallet, { ...wallet, digital_wallet: 'w'.repeat(33) }]);
+  });
+
+  it('Given CREDIT2VIRTUAL, then its component describes exactly credit2VirtualSchema with the payout hash and answer, and agrees with the server', () => {
+    const mapping = (doc.paths['/post'].post.requestBody!.content['application/x-www-form-urlencoded'].schema as { discriminator: { mapping: Record<string, string> } }).discriminator.mapping;
+    const component = mapping.CREDIT2VIRTUAL!.split('/').pop()!;
+    expectSameFields(component, credit2VirtualSchema, 'CREDIT2VIRTUAL');
+    expect(doc.components.schemas[component]!.description).to.contain('hash = md5(upper(strrev(order_id + order_amount + order_currency)) + password)');
+    expect(doc.components.schemas.S2sPayoutAnswer!.properties).to.include.keys('action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'amount', 'currency', 'decline_reason');
+    const server = s2sActions({ ajv: createAjv() } as S2sDeps).CREDIT2VIRTUAL.validate;
+    const good = {
+      action: 'CREDIT2VIRTUAL',
+      client_key: 'test_ck_x',
+      brand: 'sb-momo',
+      order_id: 'p-1',
+      order_amount: '25.00',
+      order_currency: 'GHS',
+      'parameters[mobile_money_operator]': 'mtn-gh',
+      payee_email: 'ama@example.com',
+      hash: 'a'.repeat(32),
+    };
+    expectAgreement(component, (form) => server(form), [
+      good,
+      { ...good, brand: undefined },
+      { ...good, order_currency: 'ghs' },
+      { ...good, payee_email: 'not-an-email' },
+      { ...good, order_amount: '1.2.3' },
+    ]);
   });
 
   it('Given schedule fields read by code, then the document\'s schedule schema agrees with that code on what it accepts', () => {

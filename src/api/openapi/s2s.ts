@@ -5,6 +5,7 @@
  * take theirs from schedule-schemas.ts.
  */
 import type { S2sAction } from '../s2s/s2s-action';
+import { apmSaleSchema } from '../s2s/schemas';
 import { extendObject, toOpenApiSchema } from './json-schema';
 import { scheduleCreateSchema, scheduleRecordSchema, scheduleRefSchema, scheduleUpdateSchema } from './schedule-schemas';
 
@@ -15,7 +16,8 @@ interface ActionDoc {
   answer: 'payment' | 'payout' | 'status' | 'accepted' | 'schedule' | 'scheduleDeleted';
 }
 
-const SALE_HASH = 'md5(upper(strrev(payer_email) + password + strrev(first6 + last4))); with card_token: md5(upper(strrev(payer_email) + password + strrev(card_token)))';
+const SALE_HASH =
+  'md5(upper(strrev(payer_email) + password + strrev(first6 + last4))); with card_token: md5(upper(strrev(payer_email) + password + strrev(card_token))); with digital_wallet and payment_token (Formula 8): md5(upper(strrev(payer_email) + password))';
 const TRANS_ID_HASH = 'sha1(md5(upper(trans_id + password)))';
 const ORDER_ID_HASH = 'sha1(md5(upper(order_id + password)))';
 
@@ -23,7 +25,8 @@ const ORDER_ID_HASH = 'sha1(md5(upper(order_id + password)))';
 export const S2S_ACTION_DOCS: Readonly<Record<string, ActionDoc>> = {
   SALE: {
     summary: 'Pay with a card or a stored card token',
-    description: 'A sale (or, with auth=Y, an authorization to capture later). The answer is SUCCESS, DECLINED, REDIRECT (3-D Secure or another payer step) or ACCEPTED (outcome follows by callback). recurring_init=Y starts a recurring chain; schedule_id also schedules its automatic payments.',
+    description:
+      'A sale (or, with auth=Y, an authorization to capture later). The answer is SUCCESS, DECLINED, REDIRECT (3-D Secure or another payer step) or ACCEPTED (outcome follows by callback). recurring_init=Y starts a recurring chain; schedule_id also schedules its automatic payments. Instead of a card: card_token, or a wallet token (digital_wallet applepay or googlepay, payment_token exactly as the wallet gave it), paid in the card flow when the merchant has the wallet\'s keys (refused 204018 otherwise, 250003 for a token that cannot be trusted). A SALE with a non-empty brand is an APM SALE (S2sApmSaleRequest).',
     hash: SALE_HASH,
     answer: 'payment',
   },
@@ -61,6 +64,15 @@ export const S2S_ACTION_DOCS: Readonly<Record<string, ActionDoc>> = {
   DELETE_SCHEDULE: { summary: 'Delete a schedule', description: 'Its chains end.', hash: 'sha1(md5(upper(schedule_id + password)))', answer: 'scheduleDeleted' },
 };
 
+/** The second shape of SALE (decisions §1): a non-empty `brand` makes it an APM SALE, validated with apmSaleSchema. */
+const APM_SALE_DOC: ActionDoc = {
+  summary: 'Pay with an alternative method (S2S APM SALE)',
+  description:
+    "brand names the method (204011 when no connector offers it, 204006 when the merchant does not take it); parameters[...] carries what the method needs (each method's catalogue entry: unknown or missing parameters are field errors); identifier is the merchant's reference of the payer; return_url is where the payer comes back. A wallet brand (applepay, googlepay) pays with parameters[paymentToken]. Answered SUCCESS/SETTLED, DECLINED/DECLINED, REDIRECT/REDIRECT (a GET page), REDIRECT/PENDING (a QR code in redirect_params.qr_code), INIT/PENDING (the payer confirms elsewhere; crypto_address, crypto_network) or UNDEFINED/PREPARE. Follow-ups by trans_id take the APM formulas.",
+  hash: 'md5(upper(strrev(identifier + order_id + order_amount + order_currency + password)))',
+  answer: 'payment',
+};
+
 /** Schemas of actions whose fields are read by code rather than a JSON schema. */
 const CODE_READ_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
   CREATE_SCHEDULE: scheduleCreateSchema('form'),
@@ -80,6 +92,13 @@ export function s2sActionSchema(name: string, action: Pick<S2sAction, 'validate'
   const source = action.validate.schema ?? CODE_READ_SCHEMAS[name];
   const doc = S2S_ACTION_DOCS[name];
   if (!source || !doc) throw new Error(`S2S action ${name} is not documented: give it a schema and an entry in S2S_ACTION_DOCS (src/api/openapi/s2s.ts)`);
+  return documentedSchema(name, source, doc);
+}
+
+/** The APM SALE's form schema: the same action as the card SALE, told apart by its brand. */
+export const apmSaleRequestSchema = (): Record<string, unknown> => documentedSchema('SALE', apmSaleSchema, APM_SALE_DOC);
+
+function documentedSchema(name: string, source: object, doc: ActionDoc): Record<string, unknown> {
   const base = toOpenApiSchema(source);
   const properties = base.properties as Record<string, unknown> | undefined;
   return extendObject(base, {
@@ -93,6 +112,8 @@ export function s2sActionSchema(name: string, action: Pick<S2sAction, 'validate'
     required: ['action', 'client_key', 'hash'],
   });
 }
+
+export const APM_SALE_COMPONENT = 'S2sApmSaleRequest';
 
 const ANSWER_SCHEMAS: Readonly<Record<ActionDoc['answer'], string>> = {
   payment: 'S2sPaymentAnswer',
@@ -113,12 +134,15 @@ export function addS2s(doc: { paths: Record<string, unknown>; components: { sche
   }
   const answers = [...new Set(names.map((name) => ANSWER_SCHEMAS[S2S_ACTION_DOCS[name]!.answer]))];
   Object.assign(doc.components.schemas, S2S_ANSWER_COMPONENTS, { ScheduleRecord: scheduleRecordSchema });
-  const form = { oneOf: names.map((name) => ({ $ref: mapping[name] })), discriminator: { propertyName: 'action', mapping } };
+  // SALE has two shapes: the discriminator names the card one, the APM one is told apart by brand.
+  const apmSale = names.includes('SALE') ? [{ $ref: `#/components/schemas/${APM_SALE_COMPONENT}` }] : [];
+  if (apmSale.length) doc.components.schemas[APM_SALE_COMPONENT] = apmSaleRequestSchema();
+  const form = { oneOf: [...names.map((name) => ({ $ref: mapping[name] })), ...apmSale], discriminator: { propertyName: 'action', mapping } };
   doc.paths['/post'] = {
     post: {
       operationId: 's2sPost',
       tags: ['S2S CARD'],
-      summary: 'S2S CARD: every action, chosen by the action field',
+      summary: 'S2S CARD and S2S APM: every action, chosen by the action field',
       description: [
         'The server-to-server form API. Bodies are application/x-www-form-urlencoded or multipart/form-data (never JSON); nested fields are named with brackets (custom_data[ref]=1).',
         'Checks run in this order, and the first that fails answers: action (any other value: 404), key environment, merchant (client_key), IP allowlist, fields, hash, then the business rules.',
@@ -154,11 +178,11 @@ const ids = { order_id: { type: 'string' }, trans_id: { type: 'string', format: 
 const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
   S2sPaymentAnswer: {
     type: 'object',
-    description: 'A SALE (or recurring charge, capture, void) answer. REDIRECT sends the payer to redirect_url with redirect_params (POST); ACCEPTED means the outcome follows by callback and status lookup.',
+    description: 'A SALE (or recurring charge, capture, void) answer. REDIRECT sends the payer to redirect_url with redirect_params (POST; an APM provider page: GET, a QR code: redirect_params.qr_code); ACCEPTED and, on S2S APM, INIT and UNDEFINED mean the outcome follows by callback and status lookup.',
     required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date'],
     properties: {
       action: { type: 'string' },
-      result: { type: 'string', enum: ['SUCCESS', 'DECLINED', 'REDIRECT', 'ACCEPTED'] },
+      result: { type: 'string', enum: ['SUCCESS', 'DECLINED', 'REDIRECT', 'ACCEPTED', 'INIT', 'UNDEFINED'] },
       status: { type: 'string', enum: ['SETTLED', 'PENDING', 'DECLINED', '3DS', 'REDIRECT', 'REFUND', 'REVERSAL', 'VOID', 'PREPARE'] },
       ...ids,
       descriptor: { type: 'string' },
@@ -167,7 +191,9 @@ const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
       decline_reason: { type: 'string' },
       redirect_url: { type: 'string', format: 'uri' },
       redirect_params: { oneOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', maxItems: 0 }] },
-      redirect_method: { type: 'string', enum: ['POST'] },
+      redirect_method: { type: 'string', enum: ['POST', 'GET'], description: 'GET for an APM provider page' },
+      crypto_address: { type: 'string', description: 'APM INIT/PENDING of a crypto deposit: where the payer sends the coins' },
+      crypto_network: { type: 'string' },
       card_token: { type: 'string' },
       recurring_token: { type: 'string' },
     },
