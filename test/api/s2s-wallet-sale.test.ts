@@ -7,11 +7,12 @@
  * Tokens are minted with the mint CLI's library at the gateway's test clock.
  */
 import { expect } from 'chai';
-import { saleCardHash, walletSaleHash } from '../../src/domain/signatures';
+import { randomUUID } from 'node:crypto';
+import { orderIdHash, saleCardHash, walletSaleHash } from '../../src/domain/signatures';
 import type { SandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
 import type { Wallet } from '../../src/domain/wallets/token-shape';
 import { CallbackReceiver } from '../support/callback-receiver';
-import { forEachStore, TRANS_DATE, UUID_RE, type Fields, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { forEachStore, TRANS_DATE, UUID_RE, type Fields, type HttpResult, type TestClock, type TestMerchant } from '../support/gateway-harness';
 import { WALLET_CARDS, giveWalletKeys, mintToken, sandboxWallets, walletSaleFields, type MintOptions, type WalletKeys } from '../support/wallet-payments';
 
 const WALLETS: readonly Wallet[] = ['applepay', 'googlepay'];
@@ -111,6 +112,25 @@ forEachStore('S2S CARD wallet SALE', (h) => {
         expect(held.body).to.include({ result: 'SUCCESS', status: 'PENDING' });
         const captured = await h().capture(merchant, held.body.trans_id);
         expect(captured.body).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+      });
+
+      it('Given recurring_init=Y, Then the chain starts on the decrypted card and RECURRING_SALE charges it without the payer', async () => {
+        const first = await walletSale(wallet, await mint(wallet), { recurring_init: 'Y' });
+        expect(first.body).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+        expect(first.body.recurring_token).to.be.a('string').and.not.be.empty;
+        const orderId = `rec-${randomUUID()}`;
+        const charged = await h().post({
+          action: 'RECURRING_SALE',
+          client_key: merchant.client_key,
+          order_id: orderId,
+          order_amount: '7.25',
+          order_description: 'Monthly box',
+          recurring_first_trans_id: first.body.trans_id,
+          recurring_token: first.body.recurring_token,
+          hash: orderIdHash(orderId, merchant.password),
+        });
+        expect(charged.body).to.include({ action: 'RECURRING_SALE', result: 'SUCCESS', status: 'SETTLED' });
+        expect((await status(charged.body.trans_id))).to.include({ card: MASK });
       });
 
       it('Given a wrong hash (Formula 1 over the card, or Formula 8 with another password), Then 100000 Hash is not valid and nothing is paid', async () => {
@@ -219,5 +239,23 @@ forEachStore('S2S CARD wallet SALE', (h) => {
       const noWallet = await walletSale('applepay', await mint('applepay'), { digital_wallet: undefined });
       expect(noWallet.body.errors).to.deep.include({ error_code: 100000, error_message: 'digital_wallet: This value should not be blank.' });
     });
+  });
+});
+
+forEachStore('S2S CARD wallet SALE: freshness by the gateway\'s clock', (h) => {
+  it('Given tokens made now, When the gateway\'s clock moves on, Then Apple Pay\'s goes stale after 5 minutes and Google Pay\'s when its message expires', async () => {
+    const material = await sandboxWallets(h());
+    const merchant = await h().createMerchant();
+    const keys = await giveWalletKeys(h(), merchant);
+    const apple = [await mintToken(h(), material, merchant, keys, 'applepay'), await mintToken(h(), material, merchant, keys, 'applepay')];
+    const google = [await mintToken(h(), material, merchant, keys, 'googlepay'), await mintToken(h(), material, merchant, keys, 'googlepay')];
+    const clock = h().clock as TestClock;
+    clock.advance(4 * MINUTE);
+    expect((await h().post(walletSaleFields(merchant, 'applepay', apple[0]))).body.status).to.equal('SETTLED');
+    clock.advance(MINUTE + 2000);
+    expect((await h().post(walletSaleFields(merchant, 'applepay', apple[1]))).body).to.deep.equal(REFUSED_TOKEN);
+    expect((await h().post(walletSaleFields(merchant, 'googlepay', google[0]))).body.status).to.equal('SETTLED');
+    clock.advance(7 * 24 * 60 * MINUTE);
+    expect((await h().post(walletSaleFields(merchant, 'googlepay', google[1]))).body).to.deep.equal(REFUSED_TOKEN);
   });
 });
