@@ -11,6 +11,7 @@ import type { EventStore } from '../src/application/ports/event-store';
 import type { LedgerReadModel } from '../src/application/ports/ledger-read-model';
 import type { MerchantLookup, MerchantRecord } from '../src/application/ports/merchant-lookup';
 import type { OperationsToReconcile } from '../src/application/ports/operations-to-reconcile';
+import type { PendingPayouts } from '../src/application/ports/pending-payouts';
 import type { AbandonedPayerAction, PayerActionsDue } from '../src/application/ports/payer-actions-due';
 import type { PaymentReadModel, PaymentRecord } from '../src/application/ports/payment-read-model';
 import { CallbackQueries } from './callback-deliveries/queries';
@@ -44,7 +45,7 @@ const DEFAULT_PROJECTIONS = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCH
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ReadModels
-  implements PaymentReadModel, MerchantLookup, DueChainsReadModel, PayerActionsDue, OperationsToReconcile
+  implements PaymentReadModel, MerchantLookup, DueChainsReadModel, PayerActionsDue, OperationsToReconcile, PendingPayouts
 {
   readonly payments: PaymentQueries;
   readonly transactions: TransactionQueries;
@@ -95,6 +96,10 @@ export class ReadModels
 
   expiredPayerActions(nowIso: string, limit: number): Promise<AbandonedPayerAction[]> {
     return this.payments.expiredPayerActions(nowIso, limit);
+  }
+
+  pendingPayouts(initiatedBefore: string, limit: number): Promise<string[]> {
+    return this.payments.pendingPayouts(initiatedBefore, limit);
   }
 
   /** Up to `limit` unanswered sales or authorizations and up to `limit` unanswered follow-ups. */

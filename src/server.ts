@@ -13,6 +13,7 @@ import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
 import { startPayoutBalanceFeeder } from './workers/payout-balance-feeder';
 import { startReconciler } from './workers/reconciler';
+import { startSandboxPayouts } from './workers/sandbox-payouts';
 import { startAuditCheckpointer } from './workers/audit-checkpointer';
 import type { Notifier } from './application/callbacks/notifier';
 import { startScheduler } from './workers/scheduler';
@@ -87,6 +88,11 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     stops.push(() => reconciler.stop());
     const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger });
     stops.push(() => feeder.stop());
+    // The sandbox payout provider settles what nobody decided within its time (decisions.md §8).
+    if (gateway.sandboxApm) {
+      const sandboxPayouts = startSandboxPayouts({ pending: gateway.readModels, provider: gateway.sandboxApm, clock: gateway.clock, logger: gateway.logger });
+      stops.push(() => sandboxPayouts.stop());
+    }
     if (config.auditCheckpointIntervalSeconds > 0) {
       const checkpointer = startAuditCheckpointer({
         store: gateway.rawStore,

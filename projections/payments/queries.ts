@@ -83,6 +83,21 @@ export class PaymentQueries implements PayerActionsDue, PaymentSearch {
     return rows.map(abandonedOf);
   }
 
+  /** Payouts made with a method still waiting for their provider, initiated at or before `initiatedBefore`, oldest first. */
+  async pendingPayouts(initiatedBefore: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('payments')
+      .select('payment_id')
+      .where('phase', '=', 'awaiting_provider')
+      .where('kind', '=', 'credit')
+      .where('channel', '=', 's2s_apm')
+      .where('initiated_at', '<=', initiatedBefore)
+      .orderBy('initiated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.payment_id);
+  }
+
   async expiredPayerActions(nowIso: string, limit: number): Promise<AbandonedPayerAction[]> {
     const rows = await this.db
       .selectFrom('payments')

@@ -1,0 +1,48 @@
+/**
+ * The sandbox payout provider's own decision (decisions.md §8): given a payout nobody decides, when
+ * 10 seconds of the gateway's clock have passed, then the provider settles it (UNDEFINED/PREPARE,
+ * then SETTLED, with its callback's decision and its hold spent); one decided earlier on the provider
+ * page stays as decided.
+ */
+import { expect } from 'chai';
+import { settleWaitingSandboxPayouts } from '../../src/workers/sandbox-payouts';
+import { apmByTransId, decideOnPage } from '../support/apm-client';
+import { forEachStore, type TestClock, type TestMerchant } from '../support/gateway-harness';
+import { balanceOf, payout, topUp } from '../support/payout-client';
+
+forEachStore('CREDIT2VIRTUAL: the sandbox provider settles after 10 s', (h) => {
+  let merchant: TestMerchant;
+  beforeEach(async () => {
+    merchant = await h().createMerchant();
+    await topUp(h(), merchant, 'KES', 1_000_000);
+  });
+
+  const waiting = { order_currency: 'KES', order_amount: '1500.00', 'parameters[mobile_money_operator]': 'safaricom-ke', 'parameters[mobile_number]': '254712345678', 'parameters[customer_email]': 'payee@example.com' };
+  const statusOf = async (transId: string) => (await apmByTransId(h(), 'GET_TRANS_STATUS', merchant, transId)).body.status;
+  const pass = async () => {
+    await h().gateway.readModels.catchUpToHead();
+    return settleWaitingSandboxPayouts({ pending: h().gateway.readModels, provider: h().gateway.sandboxApm!, clock: h().clock, logger: h().gateway.logger });
+  };
+
+  it('Given a payout nobody decides, When 9 s pass nothing happens; When 11 s have passed, Then it is SETTLED and its hold spent', async () => {
+    const res = await payout(h(), merchant, waiting);
+    expect(res.body).to.include({ result: 'UNDEFINED', status: 'PREPARE' });
+    (h().clock as TestClock).advance(9_000);
+    await pass();
+    expect(await statusOf(res.body.trans_id)).to.equal('PREPARE');
+    (h().clock as TestClock).advance(2_000);
+    await pass();
+    expect(await statusOf(res.body.trans_id)).to.equal('SETTLED');
+    expect(await h().paymentEventTypes(res.body.trans_id)).to.deep.equal(['PaymentInitiated', 'PaymentPending', 'PaymentSettled']);
+    await h().gateway.payouts.feedBalances();
+    expect(await balanceOf(h(), merchant, 'KES')).to.include({ available: 1_000_000 - 150_000, held: 0, paidOut: 150_000 });
+  });
+
+  it('Given a payout declined on the provider page, When 11 s pass, Then it stays DECLINED', async () => {
+    const res = await payout(h(), merchant, waiting);
+    await decideOnPage(h(), res.body.trans_id, { decision: 'decline' });
+    (h().clock as TestClock).advance(11_000);
+    await pass();
+    expect(await statusOf(res.body.trans_id)).to.equal('DECLINED');
+  });
+});
