@@ -375,6 +375,23 @@ forEachStore('S2S CREDIT2VIRTUAL', (h) => {
     });
   });
 
+  describe('the mobile-money collection (sb-momo-collect): the Kora-style sender reference', () => {
+    const collect = (reference: string | undefined) =>
+      apmSale(h(), merchant, {
+        brand: 'sb-momo-collect',
+        order_currency: 'GHS',
+        'parameters[mobile_money_operator]': 'mtn-gh',
+        'parameters[mobile_number]': '+233241234567',
+        'parameters[sender_reference]': reference,
+      });
+
+    it('Given a sender reference of 8 characters, Then the SALE waits for the payer\'s phone (INIT/PENDING); 7 characters or none are refused', async () => {
+      expect((await collect('KORA-001')).body).to.include({ action: 'SALE', result: 'INIT', status: 'PENDING' });
+      expect((await collect('KORA-01')).body).to.deep.equal(invalid('parameters[sender_reference]: This value is too short. It should have 8 characters or more.'));
+      expect((await collect(undefined)).body).to.deep.equal(invalid('parameters[sender_reference]: This value should not be blank.'));
+    });
+  });
+
   describe('follow-ups', () => {
     it('Given a settled and a waiting payout, When CAPTURE, VOID or CREDITVOID is sent, Then 204005 and nothing is recorded', async () => {
       await topUp(h(), merchant, 'GHS', 10_000);
