@@ -82,12 +82,7 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
 
   const payerEmail = str(form, 'payer_email');
-  const expectedHash = wallet
-    ? walletSaleHash({ payerEmail, password: merchant.password })
-    : card!.kind === 'number'
-      ? saleCardHash({ payerEmail, password: merchant.password, cardNumber: card!.number })
-      : saleTokenHash({ payerEmail, password: merchant.password, cardToken: (card as { token: string }).token });
-  requireHash(form.hash, expectedHash);
+  requireHash(form.hash, expectedSaleHash({ payerEmail, password: merchant.password }, wallet ? null : card));
   // A wallet this merchant does not take, or one the gateway does not know.
   if (wallet && !(isWallet(wallet.wallet) && methodEnabled(merchant, wallet.wallet))) throw walletErrors.notSupported();
 
@@ -129,7 +124,7 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
       });
       return saleResponse(viewOf(result.payment));
     }
-    card = card!;
+    if (!card) throw errors.invalid(fieldErrors);
     const result = await deps.payments.sale({
       merchantId: merchant.merchantId,
       kind,
@@ -162,6 +157,24 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
     throwWalletRefusal(error, 'payment_token');
     // A payment none of the merchant's connectors can take: 204005.
     throwApiError(error);
+  }
+}
+
+/** Formula 8 for a wallet SALE (no card sent: it is in the token), else Formula 1 over the card number or token. */
+function expectedSaleHash(signer: { payerEmail?: string; password: string }, card: SaleCard | null): string {
+  if (card === null) return walletSaleHash(signer);
+  switch (card.kind) {
+    case 'number':
+      return saleCardHash({ ...signer, cardNumber: card.number });
+    case 'token':
+      return saleTokenHash({ ...signer, cardToken: card.token });
+    case 'wallet':
+      // A decrypted wallet card is never sent on the form: it comes out of a token, after the hash.
+      throw new Error('a wallet card is not signed for');
+    default: {
+      const unreachable: never = card;
+      return unreachable;
+    }
   }
 }
 
