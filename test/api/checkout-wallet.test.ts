@@ -193,8 +193,13 @@ describe('Checkout wallets outside the sandbox', function () {
     await g?.stop();
   });
 
-  it('Given a production gateway, Then there is no simulated sheet: its route is not found', async () => {
+  it('Given a production session naming Apple Pay, Then the page has no sheet to open: it says where Apple Pay is offered, and the sheet is not found', async () => {
     const merchant = await g.createMerchant({ methods: ['applepay'] });
-    expect((await g.request(`/checkout/${merchant.merchant_id}/wallet/applepay`)).status).to.equal(404);
+    const { sessionId } = await createSession(g, merchant, { methods: ['card', 'applepay'] });
+    const page = await g.request(`/checkout/${sessionId}?method=applepay`);
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('data-wallet-unavailable').and.not.include('Pay with Apple Pay');
+    expect((await g.request(`/checkout/${sessionId}/wallet/applepay`)).status).to.equal(404);
+    expect((await g.postForm(`${g.baseUrl}/checkout/${sessionId}/wallet/applepay`, { card: 'settles' })).status).to.equal(404);
   });
 });
