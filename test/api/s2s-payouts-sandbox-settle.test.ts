@@ -5,6 +5,7 @@
  * page stays as decided.
  */
 import { expect } from 'chai';
+import { expireAbandonedPayerActions } from '../../src/workers/payer-action-expiry';
 import { settleWaitingSandboxPayouts } from '../../src/workers/sandbox-payouts';
 import { apmByTransId, decideOnPage } from '../support/apm-client';
 import { forEachStore, type TestClock, type TestMerchant } from '../support/gateway-harness';
@@ -44,5 +45,13 @@ forEachStore('CREDIT2VIRTUAL: the sandbox provider settles after 10 s', (h) => {
     (h().clock as TestClock).advance(11_000);
     await pass();
     expect(await statusOf(res.body.trans_id)).to.equal('DECLINED');
+  });
+
+  it('Given a payout waiting for its provider, When the payer-action timeout passes, Then it is not declined as a payer who never came back', async () => {
+    const res = await payout(h(), merchant, waiting);
+    await h().gateway.readModels.catchUpToHead();
+    (h().clock as TestClock).advance(16 * 60_000);
+    await expireAbandonedPayerActions({ candidates: h().gateway.readModels, payments: h().gateway.payments, clock: h().clock, logger: h().gateway.logger, timeoutMinutes: 15 });
+    expect(await statusOf(res.body.trans_id)).to.equal('PREPARE');
   });
 });
