@@ -3,7 +3,8 @@
  * 10"). Given a payout balance of exactly ten payouts, when fifty are sent over HTTP at once, then
  * exactly ten settle, forty are declined for the balance, and no state of the balance stream, event
  * by event, was ever negative. On PostgreSQL the fifty are also split across two API processes,
- * whose holds meet only at the stream's expected version.
+ * whose holds meet only at the stream's expected version. And one order_id sent ten times at once
+ * makes one payout, paid once.
  */
 import { expect } from 'chai';
 import { payoutBalanceDecider } from '../../src/domain/payouts/balance-decider';
@@ -55,6 +56,20 @@ forEachStore('CREDIT2VIRTUAL: concurrent payouts never overdraw', (h, kind) => {
   it(`Given a balance covering ${COVERED} payouts, When ${PAYOUTS} are sent at once, Then exactly ${COVERED} settle and ${PAYOUTS - COVERED} are declined for the balance`, async function () {
     this.timeout(60_000);
     await race([h()], await h().createMerchant());
+  });
+
+  it('Given one order_id, When 10 payouts with it are sent at once, Then one payout is made and paid once, and every answer is its answer', async function () {
+    this.timeout(60_000);
+    const merchant = await h().createMerchant();
+    await topUp(h(), merchant, 'GHS', COVERED * AMOUNT_MINOR);
+    const fields = payoutFields(merchant, { order_amount: '10.00' });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => h().post(fields)));
+    const transIds = new Set(answers.map((a) => a.body.trans_id));
+    expect(transIds.size, JSON.stringify(answers.map((a) => a.body))).to.equal(1);
+    for (const a of answers) expect(a.body).to.include({ result: 'SUCCESS', status: 'SETTLED', order_id: fields.order_id });
+    expect(await h().initiatedForOrder(merchant, fields.order_id!)).to.have.length(1);
+    await h().gateway.payouts.feedBalances();
+    expect(await balanceOf(h(), merchant, 'GHS')).to.include({ available: (COVERED - 1) * AMOUNT_MINOR, paidOut: AMOUNT_MINOR });
   });
 
   if (kind === 'postgres') {
