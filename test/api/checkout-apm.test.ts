@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { expireAbandonedPayerActions } from '../../src/workers/payer-action-expiry';
 import { CallbackReceiver } from '../support/callback-receiver';
-import { createSession, operationHash, postJson, sessionBody, type Json } from '../support/checkout-client';
+import { createSession, operationHash, postJson, sessionBody, sessionHash, type Json } from '../support/checkout-client';
 import { expectFieldError } from '../support/api-errors';
 import { decideOnPage } from '../support/apm-client';
 import { forEachStore, type HttpResult, type TestClock, type TestGateway, type TestMerchant } from '../support/gateway-harness';
@@ -83,6 +83,20 @@ forEachStore('Checkout: alternative methods on the hosted page', (h) => {
       const model = await h().gateway.checkout.pageModel(sessionId);
       expect(model!.methods.map((m) => m.method)).to.deep.equal(['card', 'sb-qr']);
       expect(body.methods).to.deep.equal(['card']);
+    });
+
+    it('Given a merchant taking mobile-money payout methods, Then a session in their currency never offers them: a payer does not pay with a payout', async () => {
+      const payouts = await h().createMerchant({ methods: ['sb-qr', 'sb-momo', 'sb-payout-email'] });
+      const body = sessionBody(payouts, { order: { amount: '10.00', currency: 'GHS' } });
+      delete body.methods;
+      body.hash = sessionHash(body, payouts.password);
+      const res = await postJson(h(), '/api/v1/session', body);
+      expect(res.status, res.text).to.equal(200);
+      const model = await h().gateway.checkout.pageModel(String(res.body.redirect_url).split('/').pop()!);
+      const offered = model!.methods.map((m) => m.method);
+      expect(offered).to.include('sb-qr');
+      expect(offered).to.not.include('sb-momo');
+      expect(offered).to.not.include('sb-payout-email');
     });
 
     it('Given methods naming one the merchant does not take, Then the session is refused naming it and what is available', async () => {

@@ -205,6 +205,13 @@ forEachStore('S2S APM', (h) => {
       expect((await apmSale(h(), cardsOnly)).body.result).to.equal('REDIRECT');
     });
 
+    it('Given a payout method (sb-momo, sb-payout-email) as a SALE brand, Then 204005 Payment action not supported and nothing is charged', async () => {
+      for (const brand of ['sb-momo', 'sb-payout-email']) {
+        const res = await apmSale(h(), merchant, { brand, order_currency: 'GHS' });
+        expect(res.body, brand).to.deep.equal({ result: 'ERROR', error_code: 204005, error_message: 'Payment action not supported' });
+      }
+    });
+
     it('Given auth=Y on a brand that is not a wallet, Then 204005 Payment action not supported', async () => {
       const res = await apmSale(h(), merchant, { auth: 'Y' });
       expect(res.body).to.deep.equal({ result: 'ERROR', error_code: 204005, error_message: 'Payment action not supported' });

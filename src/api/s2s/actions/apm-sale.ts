@@ -43,6 +43,8 @@ export async function apmSale(deps: S2sDeps, { form, merchant, requestId }: Acti
   // A wallet may be paid in the card flow by a connector that does not offer it by name: which flow
   // (or 204018 for neither) is the wallet payment's to say.
   if (!methodEnabled(merchant, brand) || (!wallet && deps.payments.connectorsOffering(connectors, brand).length === 0)) throw brandErrors.notSupported();
+  // A method that only pays money out takes no payer's money (CREDIT2VIRTUAL refuses the converse alike).
+  if (!wallet && deps.payments.describeMethod(connectors, brand)?.payout) throw errors.actionNotSupported();
 
   const fieldErrors: FieldError[] = [];
   const currency = form.order_currency as string;
