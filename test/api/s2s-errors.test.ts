@@ -40,7 +40,7 @@ forEachStore('S2S CARD refusals', (h) => {
   }
 
   describe('action allowlist', () => {
-    for (const action of ['REFUND', 'sale', 'Sale', 'CREDIT', 'SCHEDULE_INFO', 'SALE ', 'CREDIT2VIRTUAL']) {
+    for (const action of ['REFUND', 'sale', 'Sale', 'CREDIT', 'SCHEDULE_INFO', 'SALE ', 'credit2virtual']) {
       it(`action ${JSON.stringify(action)} is HTTP 404, error_code 0`, async () => {
         const fields = h().saleFields(merchant, { action });
         const res = await h().post(fields);

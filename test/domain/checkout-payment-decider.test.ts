@@ -85,14 +85,14 @@ describe('Checkout payments in the payment decider', () => {
 });
 
 describe('ledger postings of Checkout payments', () => {
-  it('moves a credit from the merchant to the payer, and a debit from the payer to the merchant', () => {
+  it('pays a credit out of the merchant\'s money (paid out), and moves a debit from the payer to the merchant', () => {
     const post = (kind: PaymentKind) => {
       const start = postEvent(null, initiated(kind));
       return postEvent(start.payment as LedgerPayment, settled).lines;
     };
     expect(post('credit')).to.deep.equal([
-      { account: 'payer_funds', amount: 2500 },
       { account: 'merchant_receivable', amount: -2500 },
+      { account: 'paid_out', amount: 2500 },
     ]);
     expect(post('debit')).to.deep.equal([
       { account: 'payer_funds', amount: -2500 },
