@@ -11,6 +11,8 @@ import type { SchemaDb } from '../projection-module';
 // A payout's settlement takes from merchant_receivable (amount < 0): it is a payout, never a sale.
 const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and amount > 0`;
 const payoutLine = `account = 'paid_out'`;
+// Approval rates are about payers' payments: a payout (kind credit) is the merchant paying out.
+const notPayout = `kind <> 'credit'`;
 const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
 const voidLine = `account = 'merchant_receivable' and event_type = 'PaymentVoided'`;
 const countWhere = (condition: string) => `cast(sum(case when ${condition} then 1 else 0 end) as bigint)`;
@@ -38,7 +40,7 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
       ${countWhere(`outcome = 'declined'`)} as declined_count,
       ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
     from ledger_payments
-    where outcome in ('approved', 'declined')
+    where outcome in ('approved', 'declined') and ${notPayout}
     group by merchant_id, currency`,
   v_approval_rate_daily: `
     select merchant_id, currency, substr(decided_at, 1, 10) as day,
@@ -46,7 +48,7 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
       ${countWhere(`outcome = 'declined'`)} as declined_count,
       ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
     from ledger_payments
-    where outcome in ('approved', 'declined')
+    where outcome in ('approved', 'declined') and ${notPayout}
     group by merchant_id, currency, substr(decided_at, 1, 10)`,
   v_refund_rate: `
     select merchant_id, currency,

@@ -77,4 +77,12 @@ forEachDialect('ledger projection: payouts', (fixture) => {
     const [refunds] = await fixture().db.selectFrom('v_refund_rate').selectAll().where('merchant_id', '=', 'm-pay').execute();
     expect(refunds).to.include({ settled_count: 1, settled_amount: 10_000, refund_amount_rate: 0.1 });
   });
+
+  it('Given the same activity, Then the approval rates count the sale only: a payout declined for want of balance says nothing about payers', async () => {
+    await givenSalesAndPayouts();
+    const [overall] = await fixture().db.selectFrom('v_approval_rate').selectAll().where('merchant_id', '=', 'm-pay').execute();
+    expect(overall).to.include({ approved_count: 1, declined_count: 0, approval_rate: 1 });
+    const daily = await fixture().db.selectFrom('v_approval_rate_daily').selectAll().where('merchant_id', '=', 'm-pay').execute();
+    expect(daily.map((r) => [r.approved_count, r.declined_count])).to.deep.equal([[1, 0]]);
+  });
 });
