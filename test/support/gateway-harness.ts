@@ -41,11 +41,24 @@ export interface HttpResult {
 /** A clock the test moves forward by hand; it starts at the real time. */
 export class TestClock implements Clock {
   private offsetMs = 0;
+  private frozenAt: number | null = null;
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date((this.frozenAt ?? Date.now()) + this.offsetMs);
   }
   advance(ms: number): void {
     this.offsetMs += ms;
+  }
+  /**
+   * Stops the clock where it is, for a test whose outcome depends on a boundary a few seconds wide
+   * (a slow machine must not move it); `resume` lets it run on from there.
+   */
+  freeze(): void {
+    this.frozenAt ??= Date.now();
+  }
+  resume(): void {
+    if (this.frozenAt === null) return;
+    this.offsetMs += this.frozenAt - Date.now();
+    this.frozenAt = null;
   }
 }
 
