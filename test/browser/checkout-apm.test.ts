@@ -55,7 +55,8 @@ describe('Hosted payment page: alternative methods', function () {
 
     (suite.t.clock as TestClock).advance(45_000);
     await payer.page.clock.runFor(45_000);
-    await payer.page.waitForFunction(`document.querySelector('[data-countdown]') && /^0:1[45]$/.test(document.querySelector('[data-countdown]').textContent)`);
+    // A locator's own wait: a string predicate would be evaluated in the page, which its CSP forbids.
+    await payer.page.locator('[data-countdown]', { hasText: /^0:1[45]$/ }).waitFor();
     await screenshot(payer.page, 'checkout-apm-qr-countdown');
 
     (suite.t.clock as TestClock).advance(16_000);

@@ -205,5 +205,12 @@ export async function pageWidth(page: Page): Promise<number> {
 
 /** Waits (up to 5 s) until the element with `id` has the keyboard focus. */
 export async function waitForFocus(page: Page, id: string): Promise<void> {
-  await page.waitForFunction(`document.activeElement && document.activeElement.id === ${JSON.stringify(id)}`, undefined, { timeout: 5_000 });
+  // Polled from here: waitForFunction re-evaluates a string predicate inside the page once the first
+  // check fails, which the payment pages' CSP (no unsafe-eval) refuses on a slow machine.
+  const deadline = Date.now() + 5_000;
+  const focused = `document.activeElement !== null && document.activeElement.id === ${JSON.stringify(id)}`;
+  while (!(await page.evaluate<boolean>(focused))) {
+    if (Date.now() > deadline) throw new Error(`#${id} did not get the keyboard focus within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
