@@ -3,7 +3,7 @@
  * read models catch up once the load stops, all in one run on the same machine.
  *
  * 1. Baseline: koa + koa-body answering a small JSON (`baseline-server.ts`), in a child process.
- * 2. SALE: the real gateway (`src/main.ts` under the tsx loader, as `npm start` runs it) in a child
+ * 2. SALE: the real gateway (`dist/src/main.js`, compiled as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
  * 3b. APM SALE: on the same gateway, once caught up, S2S APM SALEs of the sandbox's redirect method
@@ -187,7 +187,7 @@ interface SaleOutcome {
 }
 
 async function benchSale(settings: Settings, runTag: string): Promise<SaleOutcome> {
-  log('SALE: gateway child process (node --import tsx src/main.ts, role all, SQLite event store)');
+  log('SALE: gateway child process (compiled dist/src/main.js as npm start runs it, role all, SQLite event store)');
   const dataDir = makeTempDir('gateway-bench-');
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of GATEWAY_ENV_VARS) delete env[name];
