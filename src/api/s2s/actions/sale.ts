@@ -11,7 +11,7 @@ import { isCurrency, parseAmount } from '../../../domain/money';
 import { merchantConnectors } from '../../../domain/merchant/connectors';
 import { methodEnabled } from '../../../domain/merchant/methods';
 import { isWallet } from '../../../domain/wallets/token-shape';
-import type { PayerSnapshot, ReturnLinkTarget } from '../../../domain/payment/events';
+import type { PayerSnapshot, PaymentKind, ReturnLinkTarget } from '../../../domain/payment/events';
 import { payerPresent, storesCard } from '../../../domain/payment/policy';
 import { saleCardHash, saleTokenHash, walletSaleHash } from '../../../domain/signatures';
 import type { MerchantAccount } from '../../../application/merchant-service';
@@ -79,7 +79,7 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   // The spec words a non-UUID schedule_id as an error of its own; it is still validation, so before the hash.
   if (scheduleFields && !isUuid(scheduleFields.scheduleId)) throw new ApiError(400, 100000, 'This is not a valid UUID.');
 
-  const kind = form.auth === 'Y' ? 'authorization' : 'sale';
+  const kind: PaymentKind = form.auth === 'Y' ? 'authorization' : 'sale';
 
   const payerEmail = str(form, 'payer_email');
   requireHash(form.hash, expectedSaleHash({ payerEmail, password: merchant.password }, wallet ? null : card));
@@ -93,62 +93,42 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   }
   const schedule = scheduleFields ? await scheduleRequestOf(deps, merchant, scheduleFields) : undefined;
 
-  const payer = payerOf(form);
+  // What a SALE asks of the payment whether the card is on the form, stored, or in a wallet token.
+  const order = {
+    merchantId: merchant.merchantId,
+    kind,
+    orderId: form.order_id as string,
+    orderDescription: form.order_description as string,
+    currency,
+    amount: amount.minor,
+    amountText,
+    payer: payerOf(form),
+    termUrl3ds: str(form, 'term_url_3ds') ?? null,
+    // The schema admitted only the four link targets.
+    ...(str(form, 'term_url_target') ? { termUrlTarget: str(form, 'term_url_target') as ReturnLinkTarget } : {}),
+    notificationUrl: notificationUrl ?? null,
+    customData: (form.custom_data as Record<string, unknown>) ?? null,
+    parameters: (form.parameters as Record<string, unknown>) ?? null,
+    recurringInit,
+    correlationId: requestId,
+    ...(schedule ? { schedule } : {}),
+    cardOnFileSupport: merchant.cardOnFileSupport === true,
+    connectors: merchantConnectors(merchant),
+    merchantPaymentMode: merchant.paymentMode,
+  };
   try {
     if (wallet && isWallet(wallet.wallet)) {
-      const result = await deps.payments.walletSale({
-        merchantId: merchant.merchantId,
-        clientKey: merchant.clientKey,
-        wallet: wallet.wallet,
-        token: wallet.token,
-        // S2S CARD takes wallets in the card flow only: without it, 204018 (decisions.md §9).
-        flows: 'card',
-        kind,
-        orderId: form.order_id as string,
-        orderDescription: form.order_description as string,
-        currency,
-        amount: amount.minor,
-        amountText,
-        payer,
-        termUrl3ds: str(form, 'term_url_3ds') ?? null,
-        ...(str(form, 'term_url_target') ? { termUrlTarget: str(form, 'term_url_target') as ReturnLinkTarget } : {}),
-        notificationUrl: notificationUrl ?? null,
-        customData: (form.custom_data as Record<string, unknown>) ?? null,
-        parameters: (form.parameters as Record<string, unknown>) ?? null,
-        recurringInit,
-        correlationId: requestId,
-        ...(schedule ? { schedule } : {}),
-        cardOnFileSupport: merchant.cardOnFileSupport === true,
-        connectors: merchantConnectors(merchant),
-        merchantPaymentMode: merchant.paymentMode,
-      });
+      // S2S CARD takes wallets in the card flow only: without it, 204018 (decisions.md §9).
+      const result = await deps.payments.walletSale({ ...order, clientKey: merchant.clientKey, wallet: wallet.wallet, token: wallet.token, flows: 'card' });
       return saleResponse(viewOf(result.payment));
     }
     if (!card) throw errors.invalid(fieldErrors);
+    const cardSource = card.kind === 'number' ? 'card_number' : 'card_token';
     const result = await deps.payments.sale({
-      merchantId: merchant.merchantId,
-      kind,
-      orderId: form.order_id as string,
-      orderDescription: form.order_description as string,
-      currency,
-      amount: amount.minor,
-      amountText,
+      ...order,
       card,
-      payer,
-      termUrl3ds: str(form, 'term_url_3ds') ?? null,
-      // The schema admitted only the four link targets.
-      ...(str(form, 'term_url_target') ? { termUrlTarget: str(form, 'term_url_target') as ReturnLinkTarget } : {}),
-      notificationUrl: notificationUrl ?? null,
-      customData: (form.custom_data as Record<string, unknown>) ?? null,
-      parameters: (form.parameters as Record<string, unknown>) ?? null,
-      recurringInit,
-      storeCard: storesCard({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', kind, reqToken: form.req_token === 'Y', recurringInit }),
-      correlationId: requestId,
-      ...(schedule ? { schedule } : {}),
-      cardOnFileSupport: merchant.cardOnFileSupport === true,
-      connectors: merchantConnectors(merchant),
-      merchantPaymentMode: merchant.paymentMode,
-      ...(payerPresent({ cardSource: card.kind === 'number' ? 'card_number' : 'card_token', payerPresentSent: str(form, 'payer_present') }) ? {} : { payerPresent: false }),
+      storeCard: storesCard({ cardSource, kind, reqToken: form.req_token === 'Y', recurringInit }),
+      ...(payerPresent({ cardSource, payerPresentSent: str(form, 'payer_present') }) ? {} : { payerPresent: false }),
     });
     return saleResponse(viewOf(result.payment));
   } catch (error) {
