@@ -25,10 +25,15 @@ function redirectFields(p: PaymentView): Record<string, unknown> {
   };
 }
 
-/** The synchronous APM SALE answer (also what a repeat within the duplicate window gets back). */
-export function apmSaleResponse(p: PaymentView): Record<string, unknown> {
-  const head = (result: string, status: string) => ({
-    action: 'SALE',
+/** The fields every APM answer (a SALE's, a payout's) starts with, in their order. */
+export function apmAnswerHead(
+  action: string,
+  result: string,
+  status: string,
+  p: Pick<PaymentView, 'orderId' | 'paymentId' | 'initiatedAt' | 'amountText' | 'currency'>,
+): Record<string, unknown> {
+  return {
+    action,
     result,
     status,
     order_id: p.orderId,
@@ -36,7 +41,12 @@ export function apmSaleResponse(p: PaymentView): Record<string, unknown> {
     trans_date: transDate(p.initiatedAt),
     amount: p.amountText,
     currency: p.currency,
-  });
+  };
+}
+
+/** The synchronous APM SALE answer (also what a repeat within the duplicate window gets back). */
+export function apmSaleResponse(p: PaymentView): Record<string, unknown> {
+  const head = (result: string, status: string) => apmAnswerHead('SALE', result, status, p);
   switch (p.phase) {
     case 'declined':
       return { ...head('DECLINED', 'DECLINED'), decline_reason: p.declineReason ?? 'Declined' };

@@ -21,7 +21,7 @@ import { credit2VirtualHash } from '../../../domain/signatures';
 import { throwApiError } from '../../domain-errors';
 import { errors, type FieldError } from '../../errors';
 import { requireHash } from '../../require-hash';
-import { transDate } from '../responses';
+import { apmAnswerHead } from '../apm-responses';
 import { formString as str, type ActionContext, type S2sDeps } from '../s2s-action';
 import { brandErrors } from './apm-sale';
 
@@ -95,16 +95,7 @@ export async function credit2Virtual(deps: S2sDeps, { form, merchant, requestId 
 
 /** The payout's answer (also what a repeat within the duplicate window gets back). */
 export function payoutResponse(p: ExistingPayment): Record<string, unknown> {
-  const head = (result: string, status: string) => ({
-    action: 'CREDIT2VIRTUAL',
-    result,
-    status,
-    order_id: p.orderId,
-    trans_id: p.paymentId,
-    trans_date: transDate(p.initiatedAt),
-    amount: p.amountText,
-    currency: p.currency,
-  });
+  const head = (result: string, status: string) => apmAnswerHead('CREDIT2VIRTUAL', result, status, p);
   switch (p.phase) {
     case 'settled':
       return head('SUCCESS', 'SETTLED');
