@@ -75,6 +75,23 @@ forEachStore('Checkout: wallets on the hosted page', (h) => {
     });
   });
 
+  describe('chains', () => {
+    it('Given a recurring_init session paid with Google Pay, Then without the wallet\'s keys (the virtual flow starts no chain) nothing is charged and the payer may pay another way; with them the chain starts on the decrypted card', async () => {
+      const { sessionId } = await session(['card', 'googlepay'], { recurring_init: true });
+      const refused = await approve(h(), sessionId, 'googlepay');
+      expect(refused.status).to.equal(422);
+      const said = refused.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      expect(said).to.include('Google Pay could not pay: Payment action not supported. Please choose another way to pay.');
+      expect((await h().gateway.checkout.pageModel(sessionId))!.session.attempts).to.deep.equal([]);
+
+      await giveWalletKeys(h(), merchant, ['googlepay']);
+      await approve(h(), sessionId, 'googlepay');
+      const first = await latestPayment(h(), sessionId);
+      expect(first.phase).to.equal('settled');
+      expect(first.card).to.include({ wallet: 'googlepay', panType: 'DPAN' });
+    });
+  });
+
   describe('the page', () => {
     it('Given the wallet chosen, Then the page shows its button opening the sandbox\'s sheet, which names the shop, the amount and the sandbox cards', async () => {
       const { sessionId } = await session();
