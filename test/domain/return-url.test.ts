@@ -4,8 +4,8 @@
  * the gateway's parameters follow with `&` or `?`, before any `#fragment`.
  */
 import { expect } from 'chai';
-import { s2sCardReturnUrl, withQueryParameters } from '../../src/domain/callback/return-url';
-import { noProtocolMapping } from '../../src/domain/merchant/protocol-mapping';
+import { returnParameters, s2sCardReturnUrl, withQueryParameters } from '../../src/domain/callback/return-url';
+import { noProtocolMapping, type ProtocolMapping } from '../../src/domain/merchant/protocol-mapping';
 import { foldPayment, type ExistingPayment } from '../../src/domain/payment/state';
 import { paymentInitiated, paymentSettled } from '../support/payment-fixtures';
 
@@ -44,5 +44,21 @@ describe('return URL: appended to as sent', () => {
     expect(url.startsWith('https://shop.example/index.php?route=checkout/success&x=1&payment_id=')).to.equal(true);
     expect(url.endsWith('#done')).to.equal(true);
     expect(new URL(url).searchParams.get('trans_id')).to.equal(PAYMENT_ID);
+  });
+});
+
+describe('return parameters: payment_method and brand', () => {
+  const mapping: ProtocolMapping = { ...noProtocolMapping(), returnParameters: ['payment_method', 'brand'] };
+  it('Given a card payment, Then card and the card brand', () => {
+    expect(returnParameters({ card: { mask: '411111******1111', brand: 'VISA' } as ExistingPayment['card'], method: undefined }, mapping)).to.deep.equal([
+      ['payment_method', 'card'],
+      ['brand', 'VISA'],
+    ]);
+  });
+  it('Given a payment made with an alternative method, Then the method names both', () => {
+    expect(returnParameters({ card: undefined, method: { brand: 'sb-qr', parameters: {} } }, mapping)).to.deep.equal([
+      ['payment_method', 'sb-qr'],
+      ['brand', 'sb-qr'],
+    ]);
   });
 });

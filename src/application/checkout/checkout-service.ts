@@ -828,7 +828,7 @@ export class CheckoutService {
           ['trans_id', payment.paymentId],
           ['order_id', payment.orderId],
           ['hash', hash],
-          ...methodReturnParameters(payment, returnParameters(payment, merchant.protocolMapping)),
+          ...returnParameters(payment, merchant.protocolMapping),
         ]
       : [
           ['order_id', session.order.number],
@@ -992,12 +992,3 @@ function collectedValues(
   return { values, problems };
 }
 
-/**
- * The chosen return parameters of a payment made with an alternative method: its method identifier
- * is both the Checkout payment method and the brand (a card payment's stay `card` and its brand).
- */
-function methodReturnParameters(payment: ExistingPayment, params: FormFields): FormFields {
-  const brand = payment.method?.brand;
-  if (!brand) return params;
-  return params.map(([name, value]): [string, string] => (name === 'payment_method' || name === 'brand' ? [name, brand] : [name, value]));
-}

@@ -39,14 +39,18 @@ export function withQueryParameters(url: string, params: FormFields): string {
   return `${path}?${query}${fragment}`;
 }
 
-/** The chosen "return additional parameters" of a card payment. */
-export function returnParameters(payment: Pick<ExistingPayment, 'card'>, mapping: ProtocolMapping): FormFields {
+/**
+ * The chosen "return additional parameters": a payment made with an alternative method (or a
+ * wallet's virtual flow) names that method in both, a card payment `card` and its card brand.
+ */
+export function returnParameters(payment: Pick<ExistingPayment, 'card' | 'method'>, mapping: ProtocolMapping): FormFields {
+  const method = payment.method?.brand;
   return mapping.returnParameters.map((name): [string, string] => {
     switch (name) {
       case 'payment_method':
-        return ['payment_method', 'card'];
+        return ['payment_method', method ?? 'card'];
       case 'brand':
-        return ['brand', payment.card?.brand ?? ''];
+        return ['brand', method ?? payment.card?.brand ?? ''];
       default: {
         const unreachable: never = name;
         return unreachable;
