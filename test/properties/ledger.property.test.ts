@@ -373,8 +373,9 @@ async function checkInvariants(world: World): Promise<void> {
   for (const s of states) {
     const key = `${s.merchantId} ${s.currency}`;
     const e = expected.get(key) ?? { approved: 0, declined: 0, settledCount: 0, settled: 0, refunded: 0, payouts: 0, paidOut: 0 };
-    if (APPROVED_PHASES.has(s.phase)) e.approved++;
-    if (s.phase === 'declined') e.declined++;
+    // Approval rates are about payers' payments: a payout is the merchant paying out.
+    if (s.kind !== 'credit' && APPROVED_PHASES.has(s.phase)) e.approved++;
+    if (s.kind !== 'credit' && s.phase === 'declined') e.declined++;
     if (s.kind === 'credit') {
       // A payout is never a sale: its own columns.
       if (s.settledAmount > 0) e.payouts++;
