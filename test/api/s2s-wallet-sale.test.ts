@@ -166,6 +166,21 @@ forEachStore('S2S CARD wallet SALE', (h) => {
     });
   }
 
+  describe('routing', () => {
+    it('Given a merchant routed to sandbox-b first, which takes no decrypted wallet cards, Then the card-flow payment goes straight to the sandbox', async () => {
+      const routed = await h().createMerchant({ connectors: ['sandbox-b', 'sandbox'] });
+      const routedKeys = await giveWalletKeys(h(), routed);
+      const res = await walletSale('googlepay', await mintToken(h(), material, routed, routedKeys, 'googlepay'), {}, routed);
+      expect(res.body, res.text).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+      const events = await h().paymentEvents(res.body.trans_id);
+      expect(events.map((e) => e.type)).to.deep.equal(['PaymentInitiated', 'PaymentSettled']);
+      const initiated = events[0]!.data as { connector: string; route?: string[] };
+      expect(initiated.connector).to.equal('sandbox');
+      // A route is recorded only when more than one connector could take the payment.
+      expect(initiated.route ?? ['sandbox']).to.deep.equal(['sandbox']);
+    });
+  });
+
   describe('freshness, against the gateway\'s clock', () => {
     it('Given an Apple Pay token signed 5 minutes ago it pays; 5 minutes and 1 second ago, or 61 seconds ahead, 250003', async () => {
       // The boundaries are a second wide: the gateway's clock stands still while the test runs, however slow the machine.
