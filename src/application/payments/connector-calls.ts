@@ -15,11 +15,15 @@ export function payerReturnUrl(baseUrl: string, paymentId: string): string {
   return `${baseUrl}/payments/${encodeURIComponent(paymentId)}/3ds-return`;
 }
 
-export async function callConnector(
+/**
+ * Runs `call` on the payment's connector; a connector this deployment lacks, or a call that throws,
+ * is an `unknown` outcome (the one shape both first calls and follow-ups take for it).
+ */
+async function guardedCall<T>(
   deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
   name: string,
-  call: (connector: Connector) => Promise<ConnectorOutcome>,
-): Promise<ConnectorOutcome> {
+  call: (connector: Connector) => Promise<T>,
+): Promise<T | { outcome: 'unknown'; detail: string }> {
   const connector = deps.connectors.get(name);
   if (!connector) {
     deps.logger.error('payment of a connector this deployment does not have', { connector: name });
@@ -33,22 +37,20 @@ export async function callConnector(
   }
 }
 
-export async function callFollowUp(
+export function callConnector(
+  deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
+  name: string,
+  call: (connector: Connector) => Promise<ConnectorOutcome>,
+): Promise<ConnectorOutcome> {
+  return guardedCall(deps, name, call);
+}
+
+export function callFollowUp(
   deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
   name: string,
   call: (connector: Connector) => Promise<FollowUpOutcome>,
 ): Promise<FollowUpResult> {
-  const connector = deps.connectors.get(name);
-  if (!connector) {
-    deps.logger.error('payment of a connector this deployment does not have', { connector: name });
-    return { outcome: 'unknown', detail: `connector ${name} is not configured` };
-  }
-  try {
-    return await call(connector);
-  } catch (error) {
-    deps.logger.error('connector call failed', { connector: name, error: String((error as Error)?.message ?? error) });
-    return { outcome: 'unknown', detail: 'connector call failed' };
-  }
+  return guardedCall(deps, name, call);
 }
 
 function withQuery(url: string, params: Record<string, string>): string {
