@@ -30,6 +30,7 @@ import type { PaymentEvent } from '../payment/events';
 import type { ExistingPayment, PaymentStatus } from '../payment/state';
 import { apmCallbackHash } from '../signatures';
 import type { CallbackContext } from './callback-content';
+import { followUpOutcomeOf } from './follow-up-outcome';
 import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { protocolMappingFields } from './protocol-mapping-fields';
@@ -68,21 +69,14 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
     case 'PaymentOutcomeUnknown':
       return { action: 'SALE', result: 'UNDEFINED', amount: after.amount, at: event.data.at };
     case 'CaptureSucceeded':
-      return { action: 'CAPTURE', result: 'SUCCESS', amount: event.data.amount, at: event.data.capturedAt };
     case 'CaptureDeclined':
-      return { action: 'CAPTURE', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'PaymentVoided':
-      return { action: 'VOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.voidedAt };
     case 'VoidDeclined':
-      return { action: 'VOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'RefundSucceeded':
-      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.refundedAt };
     case 'RefundDeclined':
-      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'AuthorizationReversed':
-      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.reversedAt };
     case 'ReversalDeclined':
-      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+      return followUpOutcomeOf(event);
     case 'PaymentInitiated':
     case 'CaptureRequested':
     case 'VoidRequested':

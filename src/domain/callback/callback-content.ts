@@ -39,6 +39,7 @@ import { isMethodPayout, payoutCallbackFieldsFor } from './payout-callback-conte
 import { checkoutCallbackFieldsFor } from './checkout-callback-content';
 import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
+import { followUpOutcomeOf } from './follow-up-outcome';
 import { cardExpirationDate, protocolMappingFields } from './protocol-mapping-fields';
 import { isChainCharge, recurringFields } from './recurring-fields';
 
@@ -88,21 +89,14 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
     case 'PayerRedirectRequired':
       return { action: sale, result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
     case 'CaptureSucceeded':
-      return { action: 'CAPTURE', result: 'SUCCESS', amount: event.data.amount, at: event.data.capturedAt };
     case 'CaptureDeclined':
-      return { action: 'CAPTURE', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'PaymentVoided':
-      return { action: 'VOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.voidedAt };
     case 'VoidDeclined':
-      return { action: 'VOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'RefundSucceeded':
-      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.refundedAt };
     case 'RefundDeclined':
-      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
     case 'AuthorizationReversed':
-      return { action: 'CREDITVOID', result: 'SUCCESS', amount: event.data.amount, at: event.data.reversedAt };
     case 'ReversalDeclined':
-      return { action: 'CREDITVOID', result: 'DECLINED', amount: event.data.amount, at: event.data.declinedAt, declineReason: event.data.reason };
+      return followUpOutcomeOf(event);
     case 'PaymentInitiated':
     case 'PaymentPending':
     case 'PaymentOutcomeUnknown':
