@@ -1,7 +1,8 @@
 /**
  * The latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each request's
  * scheduled instant, see open-loop.ts) at fixed rates against the gateway as `npm start` runs it
- * (compiled JavaScript, role all, embedded SQLite, fresh data directory).
+ * (compiled JavaScript, role all, embedded SQLite, fresh data directory), or against the floor
+ * server (floor-server.ts) with BENCH_LATENCY_SERVER=floor.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,15 +22,34 @@ export function buildDist(): void {
   if (r.status !== 0) throw new BenchFailure(`building dist/ failed: ${r.stderr || r.stdout}`);
 }
 
-export async function benchLatency(options: { rates: number[]; durationS: number; warmupS: number; env?: NodeJS.ProcessEnv; log: (line: string) => void }): Promise<LatencyResult[]> {
-  buildDist();
+export interface LatencyOptions {
+  rates: number[];
+  durationS: number;
+  warmupS: number;
+  env?: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  /**
+   * `gateway` (default): the gateway as `npm start` runs it. `floor`: floor-server.ts, koa plus the
+   * two durable appends of a SALE and nothing else, for where the durability rules alone put latency.
+   */
+  server?: 'gateway' | 'floor';
+}
+
+export async function benchLatency(options: LatencyOptions): Promise<LatencyResult[]> {
+  const floor = options.server === 'floor';
+  if (!floor) buildDist();
   const dataDir = makeTempDir('gateway-latency-');
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' };
   for (const name of ['EVENT_STORE', 'DATABASE_URL', 'ESDB_URL', 'PUBLIC_BASE_URL']) if (!options.env?.[name]) delete env[name];
   let server: ServerChild | null = null;
   try {
-    server = await startServer({ name: 'gateway', script: 'dist/src/main.js', env, port: await freePort() });
-    const merchant = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as { client_key: string; password: string };
+    server = floor
+      ? await startServer({ name: 'floor', script: 'test/bench/floor-server.ts', env, port: await freePort() })
+      : await startServer({ name: 'gateway', script: 'dist/src/main.js', env, port: await freePort() });
+    // The floor server checks no credentials; its bodies have the SALE's shape and size all the same.
+    const merchant = floor
+      ? { client_key: `test_ck_${'0'.repeat(32)}`, password: '0'.repeat(32) }
+      : (JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as { client_key: string; password: string });
     const bodies = saleBodyFactory({ clientKey: merchant.client_key, password: merchant.password }, `lat${Date.now().toString(36)}`);
     const url = `${server.baseUrl}/post`;
     const results: LatencyResult[] = [];
@@ -52,7 +72,8 @@ export async function benchLatency(options: { rates: number[]; durationS: number
 
 if (require.main === module) {
   const rates = (process.env.BENCH_RATES ?? '300,1000').split(',').map(Number);
-  benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: 3, log: (line) => console.log(line) }).catch((error) => {
+  const server = process.env.BENCH_LATENCY_SERVER === 'floor' ? 'floor' : 'gateway';
+  benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: 3, log: (line) => console.log(line), server }).catch((error) => {
     console.error(error);
     process.exit(1);
   });
