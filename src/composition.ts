@@ -102,6 +102,8 @@ import { withUpcasting } from './application/upcasting';
 import type { Logger } from './application/ports/logger';
 import type Ajv from 'ajv';
 import type { GatewayConfig } from './config';
+import type { MessagePort } from 'node:worker_threads';
+import { SqliteEventStore } from './adapters/event-store/sqlite-event-store';
 
 export interface Gateway {
   config: GatewayConfig;
@@ -137,6 +139,13 @@ export interface Gateway {
   /** Built in every process (operators redeliver through it); started only by the roles that deliver. */
   notifier: Notifier;
   callbackQueries: CallbackDeliveriesReadModel;
+  /**
+   * A channel to this process's event store writer for a store on another thread (see
+   * BuildOptions.writerPort), or null when the store has no writer thread (PostgreSQL, EventStoreDB).
+   */
+  openWriterPort(): MessagePort | null;
+  /** Where the blocked-URLs gauge reads from when callbacks are delivered on another thread. */
+  readBlockedUrlsFrom(reading: () => number): void;
   close(): Promise<void>;
 }
 
@@ -149,6 +158,10 @@ export interface BuildOptions {
   connectors?: Connector[];
   /** Commit SQLite appends on a writer thread (the HTTP server wants its event loop free). */
   writerThread?: boolean;
+  /** Commit SQLite appends through another thread's writer (Gateway.openWriterPort), as the process's one writer. */
+  writerPort?: MessagePort;
+  /** How often event subscriptions look for appends they were not told of; the store's default otherwise. */
+  eventPollIntervalMs?: number;
   /** Sends callbacks; default: HTTP. */
   callbackSender?: CallbackSender;
   /** See ProjectorOptions.gatherMs; 0 projects as soon as deliveries pause. */
@@ -188,6 +201,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   let readModelsForMetrics: ReadModels | undefined;
   let callbacksForMetrics: CallbackQueries | undefined;
   let notifierForMetrics: Notifier | undefined;
+  let blockedUrlsReading: (() => number) | undefined;
   const metrics: GatewayMetrics = new GatewayMetrics({
     processMetrics: options.processMetrics,
     onReadingError: (what, error) => logger.warn(`metrics: could not read ${what}`, { error: String(error) }),
@@ -195,12 +209,18 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       head: (): Promise<bigint | null> => rawStore.headPosition(),
       checkpoints: () => readModelsForMetrics!.checkpoints(),
       callbackBacklog: () => callbacksForMetrics!.backlog(clock.now().toISOString()),
-      blockedUrls: () => notifierForMetrics?.blockedUrls().length ?? 0,
+      blockedUrls: () => blockedUrlsReading?.() ?? notifierForMetrics?.blockedUrls().length ?? 0,
       chainsDue: () => readModelsForMetrics!.schedules.countChainsDue(clock.now().toISOString().slice(0, 10)),
     },
   });
 
-  const rawStore: EventStore = new MeasuredEventStore(await createEventStore({ ...eventStoreTarget(config), writerThread: options.writerThread }), metrics);
+  const adapter = await createEventStore({
+    ...eventStoreTarget(config),
+    writerThread: options.writerThread,
+    writerPort: options.writerPort,
+    pollIntervalMs: options.eventPollIntervalMs,
+  });
+  const rawStore: EventStore = new MeasuredEventStore(adapter, metrics);
   // Everything but the audit reads events in their current shape (old schema versions upcast).
   const store = withUpcasting(rawStore);
   const readDb = createReadModelDb(readModelTarget(config), (error) =>
@@ -528,6 +548,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     metrics,
     notifier,
     callbackQueries,
+    openWriterPort: () => (adapter instanceof SqliteEventStore ? adapter.openWriterPort() : null),
+    readBlockedUrlsFrom: (reading) => (blockedUrlsReading = reading),
     async close() {
       testClock.stop();
       await notifier.stop();

@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
+import { startNotifierThread } from './workers/notifier-thread';
 import { startPayoutBalanceFeeder } from './workers/payout-balance-feeder';
 import { startReconciler } from './workers/reconciler';
 import { startSandboxPayouts } from './workers/sandbox-payouts';
@@ -28,7 +29,7 @@ export interface RunningGateway {
   server: Server | null;
   baseUrl: string;
   demoMerchant: MerchantCredentials | null;
-  /** Present in the roles that deliver callbacks (all, notifier). */
+  /** Present in the `notifier` role; in `all` the notifier runs on a thread of its own. */
   notifier: Notifier | null;
   /** What the start-time check of the event log found (a break only when it was allowed). */
   logCheck: AuditReport;
@@ -110,10 +111,14 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     stops.push(() => scheduler.stop());
   }
   let notifier: Notifier | null = null;
-  if (role === 'all' || role === 'notifier') {
-    // On the HTTP thread in `all`, unlike the projector: its appends then share the API's writer
-    // thread and group commits. From a thread of its own, with a second SQLite writer connection,
-    // lock waits made it fall behind a sustained SALE load (docs/benchmarks.md).
+  if (role === 'all') {
+    // On a thread of its own, its appends through this thread's writer (workers/notifier-thread.ts).
+    const thread = await startNotifierThread(config, gateway.logger, {
+      writerPort: () => gateway.openWriterPort(),
+      onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
+    });
+    stops.push(() => thread.stop());
+  } else if (role === 'notifier') {
     // Stopped by gateway.close(), which every role runs last.
     notifier = gateway.notifier;
     await notifier.start();

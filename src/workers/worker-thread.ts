@@ -1,29 +1,53 @@
 /**
  * Runs a background role of the `all` process (projector, notifier) on a thread of its own, so its
  * CPU work uses another core instead of sharing one event loop with every HTTP request. The thread
- * builds what it needs from the same configuration; a thread that dies is restarted.
+ * builds what it needs from the same configuration (and may be handed a channel, such as one to
+ * the event store's writer thread); a thread that dies is restarted.
  */
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Logger } from '../application/ports/logger';
 import type { GatewayConfig } from '../config';
 
-type Message = { type: 'ready' } | { type: 'error'; error: string };
+type Message = { type: 'ready' } | { type: 'error'; error: string } | { type: 'reading'; reading: unknown };
 
 export interface WorkerThread {
   stop(): Promise<void>;
 }
 
+export interface WorkerThreadOptions {
+  /** A channel handed to the thread at every (re)start, e.g. to the event store's writer thread. */
+  port?: () => MessagePort | null;
+  /** Told what the thread reports with `post` (readings for the process's metrics). */
+  onReading?: (reading: unknown) => void;
+}
+
+/** What the thread's side gets besides the configuration. */
+export interface ThreadContext {
+  /** The channel given by the starting thread's `port`, if any. */
+  port: MessagePort | null;
+  /** Reports a reading to the starting thread's `onReading`. */
+  post(reading: unknown): void;
+}
+
 /** Starts `file` (a module that calls `runAsWorkerThread`) on a thread; resolves once it is ready. */
-export async function startWorkerThread(name: string, file: string, config: GatewayConfig, logger: Logger): Promise<WorkerThread> {
+export async function startWorkerThread(
+  name: string,
+  file: string,
+  config: GatewayConfig,
+  logger: Logger,
+  options: WorkerThreadOptions = {},
+): Promise<WorkerThread> {
   let stopping = false;
   let worker: Worker;
   const spawn = (): Promise<void> =>
     new Promise((resolve, reject) => {
       // A TypeScript module (the sources, under tsx) needs the same loader on the thread; compiled JavaScript does not.
       const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
-      worker = new Worker(bootstrap, { eval: true, workerData: { role: name, config } });
+      const port = options.port?.() ?? null;
+      worker = new Worker(bootstrap, { eval: true, workerData: { role: name, config, port }, transferList: port ? [port] : [] });
       worker.on('message', (message: Message) => {
         if (message.type === 'ready') resolve();
+        else if (message.type === 'reading') options.onReading?.(message.reading);
         else logger.error(`${name} failed, it will recover`, { error: message.error });
       });
       worker.once('error', (error) => {
@@ -53,13 +77,14 @@ export async function startWorkerThread(name: string, file: string, config: Gate
  */
 export function runAsWorkerThread(
   name: string,
-  start: (config: GatewayConfig, report: (error: unknown) => void) => Promise<() => Promise<void>>,
+  start: (config: GatewayConfig, report: (error: unknown) => void, context: ThreadContext) => Promise<() => Promise<void>>,
 ): void {
-  const data = workerData as { role?: string; config?: GatewayConfig } | null;
+  const data = workerData as { role?: string; config?: GatewayConfig; port?: MessagePort | null } | null;
   if (!parentPort || data?.role !== name || !data.config) return;
   const port = parentPort;
   const report = (error: unknown) => port.postMessage({ type: 'error', error: String(error) } satisfies Message);
-  start(data.config, report)
+  const post = (reading: unknown) => port.postMessage({ type: 'reading', reading } satisfies Message);
+  start(data.config, report, { port: data.port ?? null, post })
     .then((stop) => {
       port.on('message', (message: { type: string }) => {
         if (message.type !== 'stop') return;

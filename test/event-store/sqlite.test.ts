@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { exactly, NO_STREAM, type StoredEvent, WrongExpectedVersionError } from '../../src/application/ports/event-store';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { verifyEventLog } from '../../src/application/audit/verifier';
 import {
   delay,
   eventStoreContract,
@@ -29,6 +30,80 @@ eventStoreContract('SQLite (file, writer thread)', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+// A store on another thread of the process (the notifier's) commits through the first store's
+// writer thread: the whole contract holds for it.
+eventStoreContract('SQLite (file, through another store\'s writer port)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-port-'));
+  const owner = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerThread: true });
+  const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerPort: owner.openWriterPort()! });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await owner.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SQLite event store writing through another store\'s writer thread', function () {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'event-store-port-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('commits both stores\' concurrent appends through the one writer: every append once, the expected versions checked across both, the chain unbroken', async () => {
+    const file = join(dir, 'events.db');
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+    try {
+      const appends = Array.from({ length: 200 }, (_, i) => (i % 2 ? owner : other).append(streamName(`p${i}`), [newEvent(), newEvent()], NO_STREAM));
+      // Both stores race for the same new stream: exactly one may create it.
+      const race = await Promise.allSettled([owner.append('race-1', [newEvent()], NO_STREAM), other.append('race-1', [newEvent()], NO_STREAM)]);
+      const results = await Promise.all(appends);
+      expect(new Set(results.map((r) => r.position)).size).to.equal(200);
+      expect(race.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+      const refused = race.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).to.be.instanceOf(WrongExpectedVersionError);
+      const all = await other.readAll();
+      expect(all).to.have.length(401);
+      expectStrictlyIncreasing(all);
+      expect((await verifyEventLog(owner)).ok).to.equal(true);
+    } finally {
+      await other.close();
+      await owner.close();
+    }
+  });
+
+  it('answers an append it can no longer commit with an error once the writer is gone, never leaves it waiting', async () => {
+    const file = join(dir, 'events.db');
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+    try {
+      await other.append(streamName('before'), [newEvent()], NO_STREAM);
+      await owner.close();
+      const late = await Promise.race([
+        other.append(streamName('after'), [newEvent()], NO_STREAM).then(
+          () => 'written',
+          () => 'refused',
+        ),
+        delay(3000).then(() => 'waiting'),
+      ]);
+      expect(late).to.equal('refused');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('has no port to give when it writes on the calling thread', async () => {
+    const store = new SqliteEventStore({ filename: join(dir, 'events.db') });
+    try {
+      expect(store.openWriterPort()).to.equal(null);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('SQLite event store with a writer thread', function () {

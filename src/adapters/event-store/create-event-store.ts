@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { EventStore } from '../../application/ports/event-store';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { PostgresEventStore } from './postgres-event-store';
@@ -15,6 +16,8 @@ export interface EventStoreConfig {
   pollIntervalMs?: number;
   /** For `sqlite`: commit on a writer thread, off the caller's event loop. */
   writerThread?: boolean;
+  /** For `sqlite`: commit through another store's writer thread (SqliteEventStore.openWriterPort). */
+  writerPort?: MessagePort;
 }
 
 /**
@@ -28,6 +31,7 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         filename: required(config.sqliteFile, 'sqliteFile', config.kind),
         pollIntervalMs: config.pollIntervalMs,
         writerThread: config.writerThread,
+        writerPort: config.writerPort,
       });
     case 'postgres':
       return PostgresEventStore.create({

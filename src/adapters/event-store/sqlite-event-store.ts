@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import {
   type AppendResult,
   type EventStore,
@@ -31,6 +31,12 @@ export interface SqliteEventStoreOptions {
    * Needs a file (not ':memory:'). Default false: the HTTP server turns it on.
    */
   writerThread?: boolean;
+  /**
+   * Commit through another store's writer thread (see `openWriterPort`): for a thread of the same
+   * process, so that the process keeps one writer and one group commit. Takes precedence over
+   * `writerThread`.
+   */
+  writerPort?: MessagePort;
 }
 
 interface PendingAppend extends BatchItem {
@@ -66,7 +72,11 @@ export class SqliteEventStore implements EventStore {
   };
   /** Inline writer (same thread), when there is no writer thread. */
   private readonly writeInline: ((batch: BatchItem[]) => BatchResult) | null = null;
-  private readonly writer: Worker | null = null;
+  private readonly writer: Worker | MessagePort | null = null;
+  /** Set when the writer on the other end of `writerPort` has gone: appends fail instead of waiting. */
+  private writerGone = false;
+  /** This store's own writer thread, when it started one (a store on a port has none). */
+  private readonly writerThread: Worker | null = null;
   private inFlight: { id: number; batch: PendingAppend[] } | null = null;
   private nextBatchId = 1;
   private idle: Array<() => void> = [];
@@ -88,17 +98,40 @@ export class SqliteEventStore implements EventStore {
       // The same query as readAll, rows as arrays: no object with ten named keys per row.
       readAllRows: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
     };
-    if (options.writerThread && options.filename !== ':memory:') {
-      this.writer = startWriterThread(options.filename);
-      this.writer.on('message', (reply: WriterReply) => {
+    if (options.writerPort) {
+      this.writer = options.writerPort;
+      options.writerPort.on('message', (reply: WriterReply) => {
         if (reply.type === 'result') this.onBatchWritten(reply.id, reply.result);
       });
-      this.writer.on('error', (error) => this.failInFlight(error));
+      options.writerPort.on('close', () => {
+        this.writerGone = true;
+        this.failInFlight(new Error('the event store writer has closed'));
+      });
+      options.writerPort.unref();
+    } else if (options.writerThread && options.filename !== ':memory:') {
+      const thread = startWriterThread(options.filename);
+      this.writer = this.writerThread = thread;
+      thread.on('message', (reply: WriterReply) => {
+        if (reply.type === 'result') this.onBatchWritten(reply.id, reply.result);
+      });
+      thread.on('error', (error) => this.failInFlight(error));
       // The thread must not keep a finished process alive; pending appends keep it busy anyway.
-      this.writer.unref();
+      thread.unref();
     } else {
       this.writeInline = createBatchWriter(this.db);
     }
+  }
+
+  /**
+   * A channel to this store's writer thread for a store on another thread of this process (its
+   * `writerPort`), or null when this store writes on its own thread.
+   */
+  openWriterPort(): MessagePort | null {
+    this.assertOpen();
+    if (!this.writerThread) return null;
+    const { port1, port2 } = new MessageChannel();
+    this.writerThread.postMessage({ type: 'port', port: port1 } satisfies WriterMessage, [port1]);
+    return port2;
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
@@ -183,8 +216,9 @@ export class SqliteEventStore implements EventStore {
     await this.drained();
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    if (this.writer) {
-      const writer = this.writer;
+    if (this.writer && !this.writerThread) (this.writer as MessagePort).close();
+    if (this.writerThread) {
+      const writer = this.writerThread;
       writer.ref();
       await new Promise<void>((resolve) => {
         writer.on('message', (reply: WriterReply) => reply.type === 'closed' && resolve());
@@ -213,6 +247,11 @@ export class SqliteEventStore implements EventStore {
     }
     if (this.writeInline) {
       this.settle(batch, this.writeInline(batch));
+      return;
+    }
+    if (this.writerGone) {
+      for (const pending of batch) pending.reject(new Error('the event store writer has closed'));
+      for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
     // Only the writes (already JSON text, see toWire) cross; the promise callbacks stay here.

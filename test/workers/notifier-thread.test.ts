@@ -1,0 +1,100 @@
+/**
+ * The notifier as `npm start` runs it (role all): on a thread of its own, its appends through the
+ * API's writer thread. Callbacks reach the merchant, the log stays one unbroken chain, and an
+ * operator's redelivery from the API thread still sends.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config';
+import { runGateway, type RunningGateway } from '../../src/server';
+import { verifyEventLog } from '../../src/application/audit/verifier';
+import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
+
+interface Received {
+  deliveryId: string;
+  body: string;
+}
+
+describe('the notifier thread of a running gateway', function () {
+  this.timeout(60_000);
+  let dataDir = '';
+  let running: RunningGateway | undefined;
+  let receiver: http.Server | undefined;
+  const received: Received[] = [];
+  let receiverUrl = '';
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ deliveryId: String(req.headers['x-delivery-id']), body });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      });
+    });
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+    dataDir = mkdtempSync(join(tmpdir(), 'notifier-thread-'));
+    running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
+  });
+
+  after(async () => {
+    await running?.stop();
+    await new Promise((resolve) => receiver?.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function sale(orderId: string): Promise<string> {
+    const merchant = running!.demoMerchant!;
+    const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: orderId, notification_url: receiverUrl };
+    fields.hash = signSale(fields, merchant.password);
+    const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+    const res = await fetch(`${running!.baseUrl}/post`, { method: 'POST', body });
+    const answer = (await res.json()) as { status: string; trans_id: string };
+    expect(answer.status).to.equal('SETTLED');
+    return answer.trans_id;
+  }
+
+  async function until(what: string, ok: () => boolean): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!ok()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('is not the API thread\'s: role all hands the process no notifier of its own to start', () => {
+    expect(running!.notifier).to.equal(null);
+  });
+
+  it('Given SALEs naming a notification_url, then each is called back once, and the log the two threads wrote through one writer verifies', async () => {
+    const transIds = await Promise.all(Array.from({ length: 20 }, (_, i) => sale(`thread-${i}`)));
+    await until('20 callbacks', () => transIds.every((id) => received.some((r) => r.body.includes(id))));
+    for (const id of transIds) expect(received.filter((r) => r.body.includes(id)), id).to.have.length(1);
+    const report = await verifyEventLog(running!.gateway.rawStore);
+    expect(report.ok).to.equal(true);
+  });
+
+  it('Given a delivered callback, when an operator redelivers it through the API thread, then it is sent again', async () => {
+    const transId = await sale('thread-redeliver');
+    await until('the first callback', () => received.some((r) => r.body.includes(transId)));
+    const deliveryId = received.find((r) => r.body.includes(transId))!.deliveryId;
+    const auth = { authorization: `Bearer ${running!.gateway.adminToken}` };
+    // The thread records the attempt's outcome just after the answer arrives; a redelivery asked
+    // for before that is told to try again (409), as an operator would be.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const shown = (await (await fetch(`${running!.baseUrl}/admin/callbacks/${deliveryId}`, { headers: auth })).json()) as { status?: string };
+      if (shown.status === 'delivered') break;
+      if (Date.now() > deadline) throw new Error(`the attempt was not recorded: ${JSON.stringify(shown)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const res = await fetch(`${running!.baseUrl}/admin/callbacks/${deliveryId}/redeliver`, { method: 'POST', headers: auth });
+    expect(res.status, await res.clone().text()).to.be.within(200, 299);
+    await until('the redelivery', () => received.filter((r) => r.body.includes(transId)).length === 2);
+  });
+});
