@@ -150,6 +150,14 @@ function addChainHashes(db: Database.Database): void {
   }
 }
 
+/** An append that may be a retry or a conflict: its item is run again with every check. */
+class NotTheUsualAppend extends Error {}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** The newest event of a stream: what an append checks its expected version against and chains to. */
 interface StreamHead {
   version: bigint;
@@ -176,20 +184,14 @@ export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) =
     return rows;
   };
 
-  // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: an append that
-  // throws rolls back only its own rows and the rest of the batch still commits.
-  const appendOne = db.transaction((pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
-    const { streamId, events, expected } = pending;
-    const retry = resolveRetry(streamId, events, findExisting(events));
-    if (retry) return retry;
-    let head: StreamHead | null;
-    if (heads.has(streamId)) {
-      head = heads.get(streamId)!;
-    } else {
-      const row = streamHead.get(streamId) as { version: bigint; chain_hash: string | null } | undefined;
-      head = row ? { version: row.version, hash: row.chain_hash } : null;
-    }
-    checkExpectedVersion(streamId, expected, head?.version ?? null);
+  const headOf = (streamId: string, heads: Map<string, StreamHead | null>): StreamHead | null => {
+    if (heads.has(streamId)) return heads.get(streamId)!;
+    const row = streamHead.get(streamId) as { version: bigint; chain_hash: string | null } | undefined;
+    return row ? { version: row.version, hash: row.chain_hash } : null;
+  };
+
+  const insertEvents = (pending: AppendRequest, head: StreamHead | null, heads: Map<string, StreamHead | null>): AppendResult => {
+    const { streamId, events } = pending;
     const recordedAt = new Date().toISOString();
     let version = head === null ? -1n : head.version;
     let prevHash = head?.hash ?? null;
@@ -211,11 +213,44 @@ export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) =
     }
     heads.set(streamId, { version, hash: prevHash });
     return { nextExpectedVersion: version, position };
-  });
+  };
 
-  // A savepoint around one caller's writes: if any of them is refused, none of them stays.
-  const appendItem = db.transaction((item: BatchItem, heads: Map<string, StreamHead | null>): AppendResult[] =>
-    item.writes.map((write) => appendOne(write, heads)),
+  /**
+   * The usual append: new event ids at the expected version. It skips the lookups that only a
+   * retry or a conflict needs (each event id, and the head of a stream expected not to exist): the
+   * table's unique keys refuse such an append anyway, and then the item is run again carefully.
+   */
+  const appendFast = (pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
+    const { streamId, expected } = pending;
+    // A stream expected not to exist starts at version 0, which its existing events would hold.
+    const head = expected.kind === 'no_stream' && !heads.has(streamId) ? null : headOf(streamId, heads);
+    try {
+      checkExpectedVersion(streamId, expected, head?.version ?? null);
+    } catch {
+      throw new NotTheUsualAppend();
+    }
+    try {
+      return insertEvents(pending, head, heads);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new NotTheUsualAppend();
+      throw error;
+    }
+  };
+
+  /** Every check, in order: a retry of a stored append answers as the first attempt did. */
+  const appendCareful = (pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
+    const { streamId, events, expected } = pending;
+    const retry = resolveRetry(streamId, events, findExisting(events));
+    if (retry) return retry;
+    const head = headOf(streamId, heads);
+    checkExpectedVersion(streamId, expected, head?.version ?? null);
+    return insertEvents(pending, head, heads);
+  };
+
+  // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: if any of one
+  // caller's writes is refused, none of them stays, and the rest of the batch still commits.
+  const appendItem = db.transaction((item: BatchItem, heads: Map<string, StreamHead | null>, careful: boolean): AppendResult[] =>
+    item.writes.map((write) => (careful ? appendCareful(write, heads) : appendFast(write, heads))),
   );
 
   const batchTransaction = db.transaction((batch: BatchItem[]): WireOutcome[] => {
@@ -224,9 +259,16 @@ export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) =
     // never leaves a hash behind for the next append to chain to.
     const heads = new Map<string, StreamHead | null>();
     return batch.map((item) => {
-      const mine = new Map(heads);
+      let mine = new Map(heads);
       try {
-        const results = appendItem(item, mine);
+        let results: AppendResult[];
+        try {
+          results = appendItem(item, mine, false);
+        } catch (error) {
+          if (!(error instanceof NotTheUsualAppend)) throw error;
+          mine = new Map(heads);
+          results = appendItem(item, mine, true);
+        }
         for (const [stream, head] of mine) heads.set(stream, head);
         return { ok: true, results };
       } catch (error) {
