@@ -9,15 +9,10 @@ import path from 'node:path';
 import { buildGateway, type Gateway } from './composition';
 import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
-import { startPayerActionExpiry } from './workers/payer-action-expiry';
 import { startProjectorThread } from './workers/projector-thread';
-import { startNotifierThread } from './workers/notifier-thread';
-import { startPayoutBalanceFeeder } from './workers/payout-balance-feeder';
-import { startReconciler } from './workers/reconciler';
-import { startSandboxPayouts } from './workers/sandbox-payouts';
-import { startAuditCheckpointer } from './workers/audit-checkpointer';
+import { startBackgroundThread } from './workers/background-thread';
+import { startProjectingWorkers, startSchedulerWorker } from './workers/role-workers';
 import type { Notifier } from './application/callbacks/notifier';
-import { startScheduler } from './workers/scheduler';
 import { checkLogAtStart } from './application/audit/start-check';
 import { describeBroken, type AuditReport } from './application/audit/verifier';
 import { startMetricsListener } from './api/metrics/metrics-listener';
@@ -42,7 +37,6 @@ export interface RunOptions {
 }
 
 export async function runGateway(config: GatewayConfig, role: Role, options: RunOptions = {}): Promise<RunningGateway> {
-  const projects = role === 'all' || role === 'projector';
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
   const gateway = await buildGateway(config, {
     withProjector: role === 'projector',
@@ -71,49 +65,15 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     await gateway.projector.start();
     await gateway.projector.catchUp();
   }
-  if (projects) {
-    const expiry = startPayerActionExpiry({
-      candidates: gateway.readModels,
-      payments: gateway.payments,
-      clock: gateway.clock,
-      logger: gateway.logger,
-      timeoutMinutes: config.payerActionTimeoutMinutes,
-    });
-    stops.push(() => expiry.stop());
-    const reconciler = startReconciler({
-      candidates: gateway.readModels,
-      payments: gateway.payments,
-      clock: gateway.clock,
-      logger: gateway.logger,
-    });
-    stops.push(() => reconciler.stop());
-    const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger });
-    stops.push(() => feeder.stop());
-    // The sandbox payout provider settles what nobody decided within its time (decisions.md §8).
-    if (gateway.sandboxApm) {
-      const sandboxPayouts = startSandboxPayouts({ pending: gateway.readModels, provider: gateway.sandboxApm, clock: gateway.clock, logger: gateway.logger });
-      stops.push(() => sandboxPayouts.stop());
-    }
-    if (config.auditCheckpointIntervalSeconds > 0) {
-      const checkpointer = startAuditCheckpointer({
-        store: gateway.rawStore,
-        clock: gateway.clock,
-        logger: gateway.logger,
-        intervalMs: config.auditCheckpointIntervalSeconds * 1000,
-      });
-      stops.push(() => checkpointer.stop());
-    }
-  }
+  if (role === 'projector') stops.push(...startProjectingWorkers(gateway, config));
   // Every sandbox process follows the test clock, whichever process moves it.
   gateway.testClock.follow();
-  if (role === 'all' || role === 'scheduler') {
-    const scheduler = startScheduler({ scheduler: gateway.scheduler, logger: gateway.logger, intervalMs: config.schedulerIntervalMs });
-    stops.push(() => scheduler.stop());
-  }
+  if (role === 'scheduler') stops.push(startSchedulerWorker(gateway, config));
   let notifier: Notifier | null = null;
   if (role === 'all') {
-    // On a thread of its own, its appends through this thread's writer (workers/notifier-thread.ts).
-    const thread = await startNotifierThread(config, gateway.logger, {
+    // Callbacks, schedules and the periodic workers run on a thread of their own, off the one that
+    // answers requests; their appends go through this thread's writer (workers/background-thread.ts).
+    const thread = await startBackgroundThread(config, gateway.logger, {
       writerPort: () => gateway.openWriterPort(),
       onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
     });

@@ -1,6 +1,6 @@
 /**
- * The notifier as `npm start` runs it (role all): on a thread of its own, its appends through the
- * API's writer thread. Callbacks reach the merchant, the log stays one unbroken chain, and an
+ * The notifier as `npm start` runs it (role all): on the background thread, its appends through
+ * the API's writer thread. Callbacks reach the merchant, the log stays one unbroken chain, and an
  * operator's redelivery from the API thread still sends.
  */
 import { expect } from 'chai';
@@ -19,7 +19,7 @@ interface Received {
   body: string;
 }
 
-describe('the notifier thread of a running gateway', function () {
+describe('the notifier on the background thread of a running gateway', function () {
   this.timeout(60_000);
   let dataDir = '';
   let running: RunningGateway | undefined;
@@ -38,7 +38,7 @@ describe('the notifier thread of a running gateway', function () {
     });
     await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
-    dataDir = mkdtempSync(join(tmpdir(), 'notifier-thread-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'background-thread-'));
     running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
   });
 

@@ -1,15 +1,20 @@
 /**
- * The notifier on its own thread, for the `all` role. Following the log, folding payments and
- * scheduling callbacks took a fifth of the HTTP thread's CPU under a steady SALE load, and every
- * millisecond of it was a millisecond some merchant's request waited. Its appends (claims,
- * attempts, outcomes) go through the API's writer thread over a port, so the process keeps one
- * writer and one group commit: an earlier notifier thread with a writer connection of its own fell
- * behind, waiting for the write lock (docs/benchmarks.md).
+ * The `all` role's background thread: callbacks (the notifier), the scheduler and the periodic
+ * workers of the projecting process (expiry, reconciliation, payout balances, sandbox payouts,
+ * audit checkpoints), off the thread that answers requests. On that thread the notifier alone took
+ * a fifth of the CPU per SALE under a steady load, and a worker's pass (a page of the log, a
+ * minute's audit chain) held every request behind it; each millisecond of it was a millisecond
+ * some merchant waited.
+ *
+ * Their appends (callback attempts, expiries, scheduled payments) go through the API's writer
+ * thread over a port, so the process keeps one SQLite writer and one group commit: an earlier
+ * notifier thread with a writer connection of its own fell behind, waiting for the write lock.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from '../application/ports/logger';
 import { buildGateway } from '../composition';
 import type { GatewayConfig } from '../config';
+import { startProjectingWorkers, startSchedulerWorker, type Stop } from './role-workers';
 import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';
 
 /**
@@ -20,15 +25,15 @@ const POLL_INTERVAL_MS = 10;
 /** How often the thread reports its blocked URLs to the process's metrics. */
 const READING_INTERVAL_MS = 1_000;
 
-export interface NotifierThreadOptions {
+export interface BackgroundThreadOptions {
   /** A channel to the process's event store writer (Gateway.openWriterPort). */
   writerPort: () => MessagePort | null;
   /** Told the number of callback URLs the thread is holding back. */
   onBlockedUrls: (count: number) => void;
 }
 
-export const startNotifierThread = (config: GatewayConfig, logger: Logger, options: NotifierThreadOptions): Promise<WorkerThread> =>
-  startWorkerThread('notifier', __filename, config, logger, {
+export const startBackgroundThread = (config: GatewayConfig, logger: Logger, options: BackgroundThreadOptions): Promise<WorkerThread> =>
+  startWorkerThread('background', __filename, config, logger, {
     port: options.writerPort,
     onReading: (reading) => {
       const count = (reading as { blockedUrls?: unknown }).blockedUrls;
@@ -36,19 +41,21 @@ export const startNotifierThread = (config: GatewayConfig, logger: Logger, optio
     },
   });
 
-runAsWorkerThread('notifier', async (config, _report, context) => {
+runAsWorkerThread('background', async (config, _report, context) => {
   const gateway = await buildGateway(config, {
     withProjector: false,
     writerPort: context.port ?? undefined,
     eventPollIntervalMs: POLL_INTERVAL_MS,
   });
-  // The sandbox's test clock is moved through the main thread's API; follow it here too.
+  // The sandbox's test clock is moved through the API; follow it here too.
   gateway.testClock.follow();
   await gateway.notifier.start();
+  const stops: Stop[] = [...startProjectingWorkers(gateway, config), startSchedulerWorker(gateway, config)];
   const readings = setInterval(() => context.post({ blockedUrls: gateway.notifier.blockedUrls().length }), READING_INTERVAL_MS);
   readings.unref();
   return async () => {
     clearInterval(readings);
+    for (const stop of stops) await stop();
     await gateway.close();
   };
 });
