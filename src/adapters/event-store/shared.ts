@@ -139,7 +139,6 @@ export class PollingSubscription implements Subscription {
   private stopped = false;
   private wakePending = false;
   private wakeWaiter: (() => void) | undefined;
-  private gatherTimer: NodeJS.Timeout | null = null;
   private readonly finished: Promise<void>;
 
   constructor(
@@ -158,22 +157,12 @@ export class PollingSubscription implements Subscription {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeNow();
+    this.wake();
     if (isInsideHandlerOf(this)) return;
     await this.finished;
   }
 
   private wake(): void {
-    const gatherMs = this.options.gatherMs ?? 0;
-    if (gatherMs <= 0 || this.stopped) return this.wakeNow();
-    // The first wake-up of a period starts the wait; later ones are read by the same query.
-    if (this.gatherTimer) return;
-    this.gatherTimer = setTimeout(() => this.wakeNow(), gatherMs);
-  }
-
-  private wakeNow(): void {
-    if (this.gatherTimer) clearTimeout(this.gatherTimer);
-    this.gatherTimer = null;
     this.wakePending = true;
     const waiter = this.wakeWaiter;
     this.wakeWaiter = undefined;

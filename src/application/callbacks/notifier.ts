@@ -88,12 +88,6 @@ const PAYMENT_CACHE_LIMIT = 20_000;
 /** A claimed attempt outlives the HTTP timeout by this much before another notifier may take over. */
 const LEASE_GRACE_MS = 30_000;
 const MERCHANT_CACHE_MS = 1_000;
-/**
- * Reading the log once per 10 ms instead of once per append: under a steady SALE load this took a
- * fifth of the notifier's CPU away (measured when it still shared the HTTP thread,
- * docs/benchmarks.md); a callback leaves at most 10 ms later, against a 200 ms budget.
- */
-const LOG_GATHER_MS = 10;
 
 interface Pending {
   position: bigint;
@@ -249,7 +243,6 @@ export class Notifier {
         return this.onEvent(event);
       },
       onError: (error) => this.subscriptionFailed(generation, error),
-      gatherMs: LOG_GATHER_MS,
     });
   }
 

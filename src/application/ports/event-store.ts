@@ -92,13 +92,6 @@ export interface SubscribeOptions {
   onEvent(event: StoredEvent): Promise<void> | void;
   /** Called when the subscription fails for good. */
   onError?(error: unknown): void;
-  /**
-   * After being told of new events, wait this long (ms) before reading them, so that the appends
-   * of that time are read in one query instead of one each. For subscribers that share a thread
-   * with latency-sensitive work and can afford the delay (the notifier). Default 0: read at once.
-   * Stores that push events instead of polling for them may ignore it.
-   */
-  gatherMs?: number;
 }
 
 export interface StreamWrite {
