@@ -5,10 +5,13 @@
  * statement: on a rebuild that is most of the cost of writing a row. Here the statement for a
  * chunk size is built once through the query builder (so plugins, such as a rebuild's redirection
  * to scratch tables, still apply) and then run again with the next rows' values as parameters; the
- * SQLite connection keeps the prepared statement for its text. Semantics are the builder's: a row
- * holding anything but plain values (undefined, an expression) goes through the builder itself.
+ * SQLite connection keeps the prepared statement for its text. On the read-model SQLite connection
+ * the one-row form is run once per row instead (row-batches.ts), which SQLite does for less.
+ * Semantics are the builder's: a row holding anything but plain values (undefined, an expression)
+ * goes through the builder itself.
  */
 import { CompiledQuery, type Insertable, type RawBuilder, type Transaction, sql } from 'kysely';
+import { rowBatchText, runsRowBatches } from './row-batches';
 
 /**
  * Bound parameters per statement. SQLite as bundled allows 32766 and PostgreSQL 65535; staying
@@ -68,11 +71,16 @@ export async function upsertRows<DB, T extends keyof DB & string>(
   const template = (count: number) =>
     Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<DB[T]>[];
   const oneRow = builder(template(1)).compile().sql;
+  const batched = runsRowBatches(trx);
 
   for (const part of chunked(rows, rowsPerStatement(spec.columns.length))) {
     const parameters = plainValues(part, spec.columns);
     if (!parameters) {
       await builder(part).execute();
+      continue;
+    }
+    if (batched) {
+      await trx.executeQuery(CompiledQuery.raw(rowBatchText(oneRow, spec.columns.length), parameters));
       continue;
     }
     const key = `${part.length}\u0000${oneRow}`;

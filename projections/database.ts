@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import { surviveConnectionLoss } from '../src/adapters/postgres/survive-connection-loss';
 import { createCheckpointTable, dropCheckpointTable } from './checkpoints';
 import type { ReadModelDatabase } from './database-schema';
 import { allProjections } from './index';
 import type { ProjectionModule } from './projection-module';
+import { RowBatchSqliteDialect, type RowBatchStatement, rowBatchStatement } from './row-batches';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -38,7 +39,7 @@ export function createReadModelDb(config: ReadModelDbConfig, onConnectionLost?: 
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
-    return new Kysely<ReadModelDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    return new Kysely<ReadModelDatabase>({ dialect: new RowBatchSqliteDialect({ database: withStatementCache(database) }) });
   }
   const pool = surviveConnectionLoss(new Pool({ connectionString: config.url, types: readModelTypes }), onConnectionLost);
   return new Kysely<ReadModelDatabase>({ dialect: new PostgresDialect({ pool }) });
@@ -47,10 +48,10 @@ export function createReadModelDb(config: ReadModelDbConfig, onConnectionLost?: 
 /**
  * The query builder prepares every statement it runs; the projector runs the same few statements
  * thousands of times. Keeping prepared statements (one connection, used by one query at a time)
- * saves SQLite from parsing and planning them again.
+ * saves SQLite from parsing and planning them again. A row batch (row-batches.ts) is kept the same way.
  */
 function withStatementCache(database: Database.Database): Database.Database {
-  const cache = new Map<string, Database.Statement>();
+  const cache = new Map<string, Database.Statement | RowBatchStatement>();
   const prepare = database.prepare.bind(database);
   return new Proxy(database, {
     get(target, property, receiver) {
@@ -58,7 +59,7 @@ function withStatementCache(database: Database.Database): Database.Database {
       return (source: string) => {
         let statement = cache.get(source);
         if (!statement) {
-          statement = prepare(source);
+          statement = rowBatchStatement(source, prepare) ?? prepare(source);
           // Statements whose text varies (IN lists of every length) must not grow the cache forever.
           if (cache.size >= 256) cache.delete(cache.keys().next().value!);
           cache.set(source, statement);

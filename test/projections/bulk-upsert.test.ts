@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import type { Insertable } from 'kysely';
+import { rowsPerStatement, upsertRows, type UpsertSpec } from '../../projections/bulk-upsert';
+import { runsRowBatches } from '../../projections/row-batches';
+import type { TransactionsTable, TransactionsTables } from '../../projections/transactions/tables';
+import { forEachDialect } from './harness';
+
+const UPDATED = ['status', 'amount', 'reason', 'updated_at'] as const;
+const SPEC: UpsertSpec<TransactionsTables, 'transactions'> = {
+  table: 'transactions',
+  columns: ['operation_id', 'payment_id', 'merchant_id', 'order_id', 'type', 'status', 'amount', 'currency', 'reason', 'payer_action', 'created_at', 'updated_at', 'created_position'],
+  key: ['operation_id'],
+  update: UPDATED,
+};
+
+const operation = (i: number, changes: Partial<Insertable<TransactionsTable>> = {}): Insertable<TransactionsTable> => ({
+  operation_id: `op-${String(i).padStart(5, '0')}`,
+  payment_id: `pay-${i}`,
+  merchant_id: 'm',
+  order_id: `o-${i}`,
+  type: 'sale',
+  status: 'pending',
+  amount: i,
+  currency: 'EUR',
+  reason: null,
+  payer_action: null,
+  created_at: 't0',
+  updated_at: 't0',
+  created_position: BigInt(i),
+  ...changes,
+});
+
+forEachDialect('multi-row upserts', (fixture) => {
+  it('runs rows through one prepared one-row statement on SQLite only', function () {
+    expect(runsRowBatches(fixture().db)).to.equal(fixture().dialect === 'sqlite');
+  });
+
+  it('inserts new rows and updates only the named columns of existing ones, over several statements', async function () {
+    const { db } = fixture();
+    const count = rowsPerStatement(SPEC.columns.length) + 10;
+    await db.transaction().execute((trx) => upsertRows(trx, SPEC, [operation(1), operation(2)]));
+    const rows = Array.from({ length: count }, (_, i) =>
+      operation(i + 1, { status: 'success', reason: i % 2 ? 'r' : null, updated_at: 't1', merchant_id: 'not-updated', created_at: 't1' }),
+    );
+    await db.transaction().execute((trx) => upsertRows(trx, SPEC, rows));
+
+    const stored = await db.selectFrom('transactions').select(['operation_id', 'merchant_id', 'status', 'reason', 'created_at', 'updated_at', 'amount']).orderBy('operation_id').execute();
+    expect(stored).to.have.length(count);
+    // The first two existed: their insert-only columns stay, the updated ones change.
+    expect(stored[0]).to.deep.equal({ operation_id: 'op-00001', merchant_id: 'm', status: 'success', reason: null, created_at: 't0', updated_at: 't1', amount: 1 });
+    expect(stored[1]).to.deep.equal({ operation_id: 'op-00002', merchant_id: 'm', status: 'success', reason: 'r', created_at: 't0', updated_at: 't1', amount: 2 });
+    expect(stored[count - 1]).to.deep.equal({
+      operation_id: `op-${String(count).padStart(5, '0')}`,
+      merchant_id: 'not-updated',
+      status: 'success',
+      reason: (count - 1) % 2 ? 'r' : null,
+      created_at: 't1',
+      updated_at: 't1',
+      amount: count,
+    });
+  });
+
+  it('writes a row whose values need the query builder through it', async function () {
+    const { db } = fixture();
+    // An undefined value is left out of the statement: the column takes its default (null here).
+    await db.transaction().execute((trx) => upsertRows(trx, SPEC, [operation(1), operation(2, { reason: undefined })]));
+    const stored = await db.selectFrom('transactions').select(['operation_id', 'reason']).orderBy('operation_id').execute();
+    expect(stored).to.deep.equal([
+      { operation_id: 'op-00001', reason: null },
+      { operation_id: 'op-00002', reason: null },
+    ]);
+  });
+
+  it('on SQLite, takes the later row as an update of the earlier one, as one multi-row statement did', async function () {
+    if (fixture().dialect !== 'sqlite') this.skip(); // PostgreSQL refuses a key twice in one statement
+    const { db } = fixture();
+    await db.transaction().execute((trx) =>
+      upsertRows(trx, SPEC, [operation(1), operation(1, { status: 'success', merchant_id: 'later', updated_at: 't1' })]),
+    );
+    const stored = await db.selectFrom('transactions').select(['merchant_id', 'status', 'updated_at']).execute();
+    expect(stored).to.deep.equal([{ merchant_id: 'm', status: 'success', updated_at: 't1' }]);
+  });
+});
