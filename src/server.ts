@@ -13,6 +13,7 @@ import { startProjectorThread } from './workers/projector-thread';
 import { startBackgroundThread } from './workers/background-thread';
 import { startProjectingWorkers, startSchedulerWorker } from './workers/role-workers';
 import type { Notifier } from './application/callbacks/notifier';
+import type { CountsSnapshot } from './adapters/metrics/gateway-metrics';
 import { checkLogAtStart } from './application/audit/start-check';
 import { describeBroken, type AuditReport } from './application/audit/verifier';
 import { startMetricsListener } from './api/metrics/metrics-listener';
@@ -70,13 +71,16 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   gateway.testClock.follow();
   if (role === 'scheduler') stops.push(startSchedulerWorker(gateway, config));
   let notifier: Notifier | null = null;
+  let latestCounts: CountsSnapshot | null = null;
   if (role === 'all') {
     // Callbacks, schedules and the periodic workers run on a thread of their own, off the one that
     // answers requests; their appends go through this thread's writer (workers/background-thread.ts).
     const thread = await startBackgroundThread(config, gateway.logger, {
       writerPort: () => gateway.openWriterPort(),
       onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
+      onCounts: (counts) => (latestCounts = counts),
     });
+    gateway.metrics.addCountsFrom(() => latestCounts);
     stops.push(() => thread.stop());
   } else if (role === 'notifier') {
     // Stopped by gateway.close(), which every role runs last.

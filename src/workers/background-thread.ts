@@ -12,6 +12,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from '../application/ports/logger';
+import type { CountsSnapshot } from '../adapters/metrics/gateway-metrics';
 import { buildGateway } from '../composition';
 import type { GatewayConfig } from '../config';
 import { startProjectingWorkers, startSchedulerWorker, type Stop } from './role-workers';
@@ -22,7 +23,7 @@ import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worke
  * callback's delay counts from the append (the look is one indexed read).
  */
 const POLL_INTERVAL_MS = 10;
-/** How often the thread reports its blocked URLs to the process's metrics. */
+/** How often the thread reports its blocked URLs and its counts to the process's metrics. */
 const READING_INTERVAL_MS = 1_000;
 
 export interface BackgroundThreadOptions {
@@ -30,18 +31,21 @@ export interface BackgroundThreadOptions {
   writerPort: () => MessagePort | null;
   /** Told the number of callback URLs the thread is holding back. */
   onBlockedUrls: (count: number) => void;
+  /** Told what the thread's work counted (callbacks, scheduled payments, appends), to show in the process's metrics. */
+  onCounts: (counts: CountsSnapshot) => void;
 }
 
 export const startBackgroundThread = (config: GatewayConfig, logger: Logger, options: BackgroundThreadOptions): Promise<WorkerThread> =>
   startWorkerThread('background', __filename, config, logger, {
     port: options.writerPort,
     onReading: (reading) => {
-      const count = (reading as { blockedUrls?: unknown }).blockedUrls;
-      if (typeof count === 'number') options.onBlockedUrls(count);
+      const { blockedUrls, counts } = reading as { blockedUrls?: unknown; counts?: unknown };
+      if (typeof blockedUrls === 'number') options.onBlockedUrls(blockedUrls);
+      if (Array.isArray(counts)) options.onCounts(counts as CountsSnapshot);
     },
   });
 
-runAsWorkerThread('background', async (config, _report, context) => {
+runAsWorkerThread('background', async (config, reportError, context) => {
   const gateway = await buildGateway(config, {
     withProjector: false,
     writerPort: context.port ?? undefined,
@@ -51,11 +55,13 @@ runAsWorkerThread('background', async (config, _report, context) => {
   gateway.testClock.follow();
   await gateway.notifier.start();
   const stops: Stop[] = [...startProjectingWorkers(gateway, config), startSchedulerWorker(gateway, config)];
-  const readings = setInterval(() => context.post({ blockedUrls: gateway.notifier.blockedUrls().length }), READING_INTERVAL_MS);
+  const report = async () => context.post({ blockedUrls: gateway.notifier.blockedUrls().length, counts: await gateway.metrics.countsSnapshot() });
+  const readings = setInterval(() => void report().catch(reportError), READING_INTERVAL_MS);
   readings.unref();
   return async () => {
     clearInterval(readings);
     for (const stop of stops) await stop();
+    await report().catch(reportError);
     await gateway.close();
   };
 });

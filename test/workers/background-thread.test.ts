@@ -79,6 +79,23 @@ describe('the notifier on the background thread of a running gateway', function 
     expect(report.ok).to.equal(true);
   });
 
+  it('Given callbacks the thread delivered, then the process\'s /metrics counts them with its own requests', async () => {
+    const auth = { authorization: `Bearer ${running!.gateway.adminToken}` };
+    const counted = async () => {
+      const text = await (await fetch(`${running!.baseUrl}/metrics`, { headers: auth })).text();
+      const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      return { delivered: value('gateway_callbacks_delivered_total'), posts: /gateway_http_request_duration_seconds_count\{[^}]*route="\/post"/.test(text) };
+    };
+    const deadline = Date.now() + 10_000;
+    let seen = await counted();
+    while (!(seen.delivered >= 20) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      seen = await counted();
+    }
+    expect(seen.delivered, 'callbacks delivered, as /metrics shows them').to.be.at.least(20);
+    expect(seen.posts, 'the API thread\'s own requests').to.equal(true);
+  });
+
   it('Given a delivered callback, when an operator redelivers it through the API thread, then it is sent again', async () => {
     const transId = await sale('thread-redeliver');
     await until('the first callback', () => received.some((r) => r.body.includes(transId)));

@@ -8,7 +8,10 @@
  * requests by the app's middleware. Gauges of state kept elsewhere (projection lag, the callback
  * backlog, chains due) are read when scraped, never on the request path.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+
+/** A registry's counts as data that can cross to another thread (GatewayMetrics.countsSnapshot). */
+export type CountsSnapshot = Array<MetricObjectWithValues<MetricValue<string>>>;
 import type { NewEvent } from '../../application/ports/event-store';
 
 /** Readings taken at scrape time; each may fail (database down) without failing the scrape. */
@@ -89,6 +92,8 @@ export class GatewayMetrics {
 
   private readonly payments = new Map<string, { channel: string; method: string }>();
   private readonly deliveryStarts = new Map<string, number>();
+  /** Other threads' counts, shown added to this registry's (the `all` role's background thread). */
+  private readonly countSources: Array<() => CountsSnapshot | null> = [];
 
   constructor(options: GatewayMetricsOptions = {}) {
     const registers = [this.registry];
@@ -175,8 +180,29 @@ export class GatewayMetrics {
     return this.registry.contentType;
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  async render(): Promise<string> {
+    const others = this.countSources.map((source) => source()).filter((counts): counts is CountsSnapshot => counts !== null);
+    if (others.length === 0) return this.registry.metrics();
+    return AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...others]).metrics();
+  }
+
+  /**
+   * What this process counted (counters, histograms, the newest audit checkpoint's time), for a
+   * thread whose work the process's own registry shows (addCountsFrom). The gauges read on scrape
+   * (lag, backlog, blocked URLs) are left out: the showing registry reads those itself.
+   */
+  async countsSnapshot(): Promise<CountsSnapshot> {
+    const counts: CountsSnapshot = [];
+    for (const metric of this.registry.getMetricsAsArray()) {
+      if ((metric as unknown) instanceof Gauge && (metric as unknown) !== this.lastCheckpointTime && (metric as unknown) !== this.lastCheckpointPosition) continue;
+      counts.push((await (metric as unknown as { get(): Promise<CountsSnapshot[number]> }).get()) as CountsSnapshot[number]);
+    }
+    return counts;
+  }
+
+  /** Shows the counts `source` gives (its latest snapshot, or null) added to this registry's on every render. */
+  addCountsFrom(source: () => CountsSnapshot | null): void {
+    this.countSources.push(source);
   }
 
   httpRequest(method: string, route: string, action: string, status: number, seconds: number): void {
