@@ -1,0 +1,25 @@
+/**
+ * Lowers the scheduling priority of the calling thread, for work that is never on a request's
+ * path (projections). When the cores are all busy, the kernel otherwise shares them evenly, and a
+ * projection batch competes with the very requests whose events it projects.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Adds `niceness` (1-19) to the calling thread's nice value. On Linux a thread has a priority of its
+ * own, set through its thread id; elsewhere this does nothing. Lowering a priority needs no
+ * privilege. Returns whether it took effect.
+ */
+export function lowerThisThreadPriority(niceness: number): boolean {
+  if (process.platform !== 'linux' || niceness <= 0) return false;
+  try {
+    // "<pid>/task/<tid>": setpriority(2) given a thread id sets that thread alone.
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + niceness));
+    return true;
+  } catch {
+    return false;
+  }
+}
