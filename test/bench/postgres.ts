@@ -111,8 +111,29 @@ function installLibrary(): string {
   return dir;
 }
 
+const LIBRARY_CHILD_FLAG = '--library-appends';
+
+/**
+ * The library's append loop runs in a child process: its pool can keep idle connections after
+ * `close()`, and the database's forced drop then ends them with an error event nobody in the
+ * library listens to, which would stop the whole bench. A child's connections end with it.
+ */
 async function libraryAppends(concurrency: number, durationS: number): Promise<number> {
   const dir = installLibrary();
+  return withDatabase(async (url) => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'postgres.ts'), LIBRARY_CHILD_FLAG, dir, url, String(concurrency), String(durationS)],
+      { cwd: REPO_ROOT, encoding: 'utf8', timeout: (durationS + 60) * 1000 },
+    );
+    const rate = Number(/^library events\/s: (\d+)$/m.exec(child.stdout ?? '')?.[1]);
+    if (child.status !== 0 || !Number.isFinite(rate)) throw new Error(`the library's append loop failed: ${(child.stderr || child.stdout || '').slice(-300)}`);
+    return rate;
+  });
+}
+
+/** The child's side: appends through the library for `durationS` after a second's warm-up, then prints the rate. */
+async function libraryAppendsChild(dir: string, url: string, concurrency: number, durationS: number): Promise<void> {
   const entry = require.resolve('@event-driven-io/emmett-postgresql', { paths: [dir] });
   const library = (await import(pathToFileURL(entry).href)) as {
     getPostgreSQLEventStore(url: string, options?: Record<string, unknown>): {
@@ -120,15 +141,12 @@ async function libraryAppends(concurrency: number, durationS: number): Promise<n
       close?(): Promise<void>;
     };
   };
-  return withDatabase(async (url) => {
-    const store = library.getPostgreSQLEventStore(url, { connectionOptions: { pooled: true, maxConnections: concurrency } });
-    try {
-      await appendRate((stream) => store.appendToStream(stream, EVENTS(0)), concurrency, 1);
-      return await appendRate((stream) => store.appendToStream(stream, EVENTS(0)), concurrency, durationS);
-    } finally {
-      await store.close?.();
-    }
-  });
+  const store = library.getPostgreSQLEventStore(url, { connectionOptions: { pooled: true, maxConnections: concurrency } });
+  await appendRate((stream) => store.appendToStream(stream, EVENTS(0)), concurrency, 1);
+  const rate = await appendRate((stream) => store.appendToStream(stream, EVENTS(0)), concurrency, durationS);
+  process.stdout.write(`library events/s: ${rate}\n`);
+  await store.close?.();
+  process.exit(0);
 }
 
 /** SALE on the scaled-out deployment: api, projector and notifier as processes of their own. */
@@ -182,7 +200,13 @@ export async function benchPostgres(options: { connections: number; durationS: n
   return { sale, appends: { ours, library, ...(libraryError ? { libraryError } : {}), concurrency, durationS: appendSeconds } };
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === LIBRARY_CHILD_FLAG) {
+  const [dir, url, concurrency, durationS] = process.argv.slice(3);
+  libraryAppendsChild(dir!, url!, Number(concurrency), Number(durationS)).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (require.main === module) {
   benchPostgres({ connections: 64, durationS: Number(process.env.BENCH_DURATION_S ?? 10), warmupS: 2, log: (line) => console.log(line) }).catch((error) => {
     console.error(error);
     process.exit(1);
