@@ -18,6 +18,7 @@ import {
 } from '../../domain/audit/checkpoint';
 import type { Clock } from '../ports/clock';
 import { type EventStore, exactly, NO_STREAM, WrongExpectedVersionError } from '../ports/event-store';
+import { nextTurn } from '../next-turn';
 
 export interface CheckpointRecorderOptions {
   store: EventStore;
@@ -33,13 +34,16 @@ interface LastCheckpoint {
   data: CheckpointData;
 }
 
+/** Small enough that a page read holds the thread for a few milliseconds. */
+const DEFAULT_PAGE_SIZE = 250;
+
 export class CheckpointRecorder {
   /** undefined: not read yet (or another writer moved the stream); null: there is none. */
   private last: LastCheckpoint | null | undefined;
   private readonly pageSize: number;
 
   constructor(private readonly options: CheckpointRecorderOptions) {
-    this.pageSize = options.pageSize ?? 1000;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   }
 
   /**
@@ -65,6 +69,8 @@ export class CheckpointRecorder {
       }
       if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
       after = page[page.length - 1]!.position;
+      // A minute of a busy log is hundreds of pages; callbacks share this thread in `npm start`.
+      await nextTurn();
     }
     const previousPosition = last?.data.upToPosition ?? null;
     const previousDigest = last?.data.digest ?? null;

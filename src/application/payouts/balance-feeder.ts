@@ -13,6 +13,7 @@ import { paymentStreamId, type PaymentEvent, type PaymentKind } from '../../doma
 import type { EventStore, StoredEvent } from '../ports/event-store';
 import type { Clock } from '../ports/clock';
 import type { PayoutBalances } from './payout-balances';
+import { nextTurn } from '../next-turn';
 
 export interface FeederCheckpoint {
   load(): Promise<bigint | null>;
@@ -59,7 +60,7 @@ export class BalanceFeeder {
       if (page.length < pageSize) return sent;
       // Reading and parsing a page is synchronous on an embedded store: small pages with a turn
       // of the event loop between them keep this from holding up requests on the same thread.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 
