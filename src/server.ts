@@ -10,7 +10,7 @@ import { buildGateway, type Gateway } from './composition';
 import type { GatewayConfig } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startProjectorThread } from './workers/projector-thread';
-import { startBackgroundThread } from './workers/background-thread';
+import { startBackgroundThreads } from './workers/background-thread';
 import { startProjectingWorkers, startSchedulerWorker } from './workers/role-workers';
 import type { Notifier } from './application/callbacks/notifier';
 import type { CountsSnapshot } from './adapters/metrics/gateway-metrics';
@@ -71,17 +71,17 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   gateway.testClock.follow();
   if (role === 'scheduler') stops.push(startSchedulerWorker(gateway, config));
   let notifier: Notifier | null = null;
-  let latestCounts: CountsSnapshot | null = null;
   if (role === 'all') {
-    // Callbacks, schedules and the periodic workers run on a thread of their own, off the one that
-    // answers requests; their appends go through this thread's writer (workers/background-thread.ts).
-    const thread = await startBackgroundThread(config, gateway.logger, {
+    // Callbacks on a thread of their own, schedules and the periodic workers on another, off the one
+    // that answers requests; their appends go through this thread's writer (workers/background-thread.ts).
+    const counts = new Map<string, CountsSnapshot>();
+    const threads = await startBackgroundThreads(config, gateway.logger, {
       writerPort: () => gateway.openWriterPort(),
       onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
-      onCounts: (counts) => (latestCounts = counts),
+      onCounts: (thread, snapshot) => counts.set(thread, snapshot),
     });
-    gateway.metrics.addCountsFrom(() => latestCounts);
-    stops.push(() => thread.stop());
+    for (const thread of ['notifier', 'workers']) gateway.metrics.addCountsFrom(() => counts.get(thread) ?? null);
+    for (const thread of threads) stops.push(() => thread.stop());
   } else if (role === 'notifier') {
     // Stopped by gateway.close(), which every role runs last.
     notifier = gateway.notifier;

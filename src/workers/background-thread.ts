@@ -1,67 +1,98 @@
 /**
- * The `all` role's background thread: callbacks (the notifier), the scheduler and the periodic
- * workers of the projecting process (expiry, reconciliation, payout balances, sandbox payouts,
- * audit checkpoints), off the thread that answers requests. On that thread the notifier alone took
- * a fifth of the CPU per SALE under a steady load, and a worker's pass (a page of the log, a
- * minute's audit chain) held every request behind it; each millisecond of it was a millisecond
- * some merchant waited.
+ * The `all` role's background threads, off the thread that answers requests:
+ * - `notifier`: callbacks. On the HTTP thread it took a fifth of the CPU per SALE under a steady
+ *   load, and every millisecond of it was a millisecond some merchant's request waited.
+ * - `workers`: the scheduler and the periodic workers of the projecting process (expiry,
+ *   reconciliation, payout balances, sandbox payouts, audit checkpoints), at a lower priority. A
+ *   pass of theirs (the balance feeder reads the whole log every second) held the HTTP thread
+ *   when they ran there, and held callbacks back when they shared the notifier's thread (callback
+ *   delay p99 115-387 ms under saturation with them, 73-107 ms without, alternating runs).
  *
- * Their appends (callback attempts, expiries, scheduled payments) go through the API's writer
- * thread over a port, so the process keeps one SQLite writer and one group commit: an earlier
- * notifier thread with a writer connection of its own fell behind, waiting for the write lock.
+ * Their appends go through the API's writer thread over a port each, so the process keeps one
+ * SQLite writer and one group commit: an earlier notifier thread with a writer connection of its
+ * own fell behind, waiting for the write lock.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { Logger } from '../application/ports/logger';
 import type { CountsSnapshot } from '../adapters/metrics/gateway-metrics';
-import { buildGateway } from '../composition';
+import type { Logger } from '../application/ports/logger';
+import { buildGateway, type Gateway } from '../composition';
 import type { GatewayConfig } from '../config';
 import { startProjectingWorkers, startSchedulerWorker, type Stop } from './role-workers';
-import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';
+import { lowerThisThreadPriority } from './thread-priority';
+import { runAsWorkerThread, startWorkerThread, type ThreadContext, type WorkerThread } from './worker-thread';
 
 /**
- * The thread learns of the API's appends by looking for them, not by being told: often, because a
+ * The threads learn of the API's appends by looking for them, not by being told: often, because a
  * callback's delay counts from the append (the look is one indexed read).
  */
 const POLL_INTERVAL_MS = 10;
-/** How often the thread reports its blocked URLs and its counts to the process's metrics. */
+/** How often a thread reports its readings (counts, blocked URLs) to the process's metrics. */
 const READING_INTERVAL_MS = 1_000;
+/** The workers wait for cores behind requests and callbacks, like the projector (thread-priority.ts). */
+const WORKERS_NICENESS = 10;
 
 export interface BackgroundThreadOptions {
-  /** A channel to the process's event store writer (Gateway.openWriterPort). */
+  /** A channel to the process's event store writer (Gateway.openWriterPort), one per thread. */
   writerPort: () => MessagePort | null;
-  /** Told the number of callback URLs the thread is holding back. */
+  /** Told the number of callback URLs the notifier is holding back. */
   onBlockedUrls: (count: number) => void;
-  /** Told what the thread's work counted (callbacks, scheduled payments, appends), to show in the process's metrics. */
-  onCounts: (counts: CountsSnapshot) => void;
+  /** Told what a thread's work counted (callbacks, scheduled payments, appends), to show in the process's metrics. */
+  onCounts: (thread: 'notifier' | 'workers', counts: CountsSnapshot) => void;
 }
 
-export const startBackgroundThread = (config: GatewayConfig, logger: Logger, options: BackgroundThreadOptions): Promise<WorkerThread> =>
-  startWorkerThread('background', __filename, config, logger, {
-    port: options.writerPort,
-    onReading: (reading) => {
-      const { blockedUrls, counts } = reading as { blockedUrls?: unknown; counts?: unknown };
-      if (typeof blockedUrls === 'number') options.onBlockedUrls(blockedUrls);
-      if (Array.isArray(counts)) options.onCounts(counts as CountsSnapshot);
-    },
-  });
+/** Starts both threads; resolves once both are ready. */
+export async function startBackgroundThreads(config: GatewayConfig, logger: Logger, options: BackgroundThreadOptions): Promise<WorkerThread[]> {
+  const start = (name: 'notifier' | 'workers') =>
+    startWorkerThread(name, __filename, config, logger, {
+      port: options.writerPort,
+      onReading: (reading) => {
+        const { blockedUrls, counts } = reading as { blockedUrls?: unknown; counts?: unknown };
+        if (typeof blockedUrls === 'number') options.onBlockedUrls(blockedUrls);
+        if (Array.isArray(counts)) options.onCounts(name, counts as CountsSnapshot);
+      },
+    });
+  return Promise.all([start('notifier'), start('workers')]);
+}
 
-runAsWorkerThread('background', async (config, reportError, context) => {
-  const gateway = await buildGateway(config, {
-    withProjector: false,
-    writerPort: context.port ?? undefined,
-    eventPollIntervalMs: POLL_INTERVAL_MS,
-  });
+/** A gateway for a thread of the `all` process: its appends through the writer port, following the test clock. */
+async function threadGateway(config: GatewayConfig, context: ThreadContext): Promise<Gateway> {
+  const gateway = await buildGateway(config, { withProjector: false, writerPort: context.port ?? undefined, eventPollIntervalMs: POLL_INTERVAL_MS });
   // The sandbox's test clock is moved through the API; follow it here too.
   gateway.testClock.follow();
-  await gateway.notifier.start();
-  const stops: Stop[] = [...startProjectingWorkers(gateway, config), startSchedulerWorker(gateway, config)];
-  const report = async () => context.post({ blockedUrls: gateway.notifier.blockedUrls().length, counts: await gateway.metrics.countsSnapshot() });
-  const readings = setInterval(() => void report().catch(reportError), READING_INTERVAL_MS);
-  readings.unref();
+  return gateway;
+}
+
+/** Reports the thread's readings every second and once more when it stops. */
+function reportReadings(gateway: Gateway, context: ThreadContext, reportError: (error: unknown) => void, withBlockedUrls: boolean) {
+  const report = async () =>
+    context.post({ ...(withBlockedUrls ? { blockedUrls: gateway.notifier.blockedUrls().length } : {}), counts: await gateway.metrics.countsSnapshot() });
+  const timer = setInterval(() => void report().catch(reportError), READING_INTERVAL_MS);
+  timer.unref();
   return async () => {
-    clearInterval(readings);
-    for (const stop of stops) await stop();
+    clearInterval(timer);
     await report().catch(reportError);
+  };
+}
+
+runAsWorkerThread('notifier', async (config, reportError, context) => {
+  const gateway = await threadGateway(config, context);
+  await gateway.notifier.start();
+  const stopReadings = reportReadings(gateway, context, reportError, true);
+  return async () => {
+    await gateway.notifier.stop();
+    await stopReadings();
+    await gateway.close();
+  };
+});
+
+runAsWorkerThread('workers', async (config, reportError, context) => {
+  lowerThisThreadPriority(WORKERS_NICENESS);
+  const gateway = await threadGateway(config, context);
+  const stops: Stop[] = [...startProjectingWorkers(gateway, config), startSchedulerWorker(gateway, config)];
+  const stopReadings = reportReadings(gateway, context, reportError, false);
+  return async () => {
+    for (const stop of stops) await stop();
+    await stopReadings();
     await gateway.close();
   };
 });
