@@ -156,26 +156,26 @@ function postOnce(baseUrl: string, body: string): Promise<{ status: number; body
   });
 }
 
-async function benchBaseline(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
-  log(`Baseline: plain koa + koa-body child process`);
-  const server = await startServer({
-    name: 'baseline server',
-    script: 'test/bench/baseline-server.ts',
-    env: { ...process.env },
-    port: await freePort(),
-  });
+/** A server under the SALE load: a warm-up run, then the measured one. */
+async function benchServer(settings: Settings, nextBody: () => string, server: { label: string; script: string; env: NodeJS.ProcessEnv }): Promise<LoadSummary> {
+  const child = await startServer({ name: `${server.label} server`, script: server.script, env: server.env, port: await freePort() });
   try {
-    const url = `${server.baseUrl}/post`;
+    const url = `${child.baseUrl}/post`;
     const warm = await runLoad({ url, connections: settings.connections, durationS: settings.warmupS, nextBody });
     log(loadLine(`warm-up ${settings.warmupS} s`, warm));
-    checkErrors('baseline warm-up', warm);
+    checkErrors(`${server.label} warm-up`, warm);
     const measured = await runLoad({ url, connections: settings.connections, durationS: settings.durationS, nextBody });
     log(loadLine(`measured ${settings.durationS} s`, measured));
-    checkErrors('baseline', measured);
+    checkErrors(server.label, measured);
     return measured;
   } finally {
-    await stopServer(server);
+    await stopServer(child);
   }
+}
+
+async function benchBaseline(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
+  log(`Baseline: plain koa + koa-body child process`);
+  return benchServer(settings, nextBody, { label: 'baseline', script: 'test/bench/baseline-server.ts', env: { ...process.env } });
 }
 
 /**
@@ -186,18 +186,9 @@ async function benchBaseline(settings: Settings, nextBody: () => string): Promis
 async function benchFloor(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
   log(`Durability floor: koa + koa-body + a SALE's two durable appends through the SQLite event store's writer thread, nothing else`);
   const dataDir = makeTempDir('floor-bench-');
-  const server = await startServer({ name: 'floor server', script: 'test/bench/floor-server.ts', env: { ...process.env, DATA_DIR: dataDir }, port: await freePort() });
   try {
-    const url = `${server.baseUrl}/post`;
-    const warm = await runLoad({ url, connections: settings.connections, durationS: settings.warmupS, nextBody });
-    log(loadLine(`warm-up ${settings.warmupS} s`, warm));
-    checkErrors('floor warm-up', warm);
-    const measured = await runLoad({ url, connections: settings.connections, durationS: settings.durationS, nextBody });
-    log(loadLine(`measured ${settings.durationS} s`, measured));
-    checkErrors('floor', measured);
-    return measured;
+    return await benchServer(settings, nextBody, { label: 'floor', script: 'test/bench/floor-server.ts', env: { ...process.env, DATA_DIR: dataDir } });
   } finally {
-    await stopServer(server);
     removeTempDir(dataDir);
   }
 }
