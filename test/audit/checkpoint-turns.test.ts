@@ -1,6 +1,7 @@
 /**
  * A checkpoint pass over a long stretch of the log lets other work on its thread run between its
- * pages: in `npm start` callbacks share that thread, and a minute of a busy log is hundreds of pages.
+ * pages: in `npm start` the scheduler and the other workers share that thread, and a minute of a busy
+ * log is hundreds of pages.
  * So does the payout balance feeder's pass.
  */
 import { randomUUID } from 'node:crypto';

@@ -69,7 +69,7 @@ export class CheckpointRecorder {
       }
       if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
       after = page[page.length - 1]!.position;
-      // A minute of a busy log is hundreds of pages; callbacks share this thread in `npm start`.
+      // A minute of a busy log is hundreds of pages; in `npm start` the scheduler and the other workers share this thread.
       await nextTurn();
     }
     const previousPosition = last?.data.upToPosition ?? null;
