@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -122,6 +123,54 @@ describe('SQLite event store with a writer thread', function () {
       expectStrictlyIncreasing(all);
       await reopened.close();
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite event store writer thread under a held lock', function () {
+  /** Transactions in a WAL file: each one ends with a frame that records the database size. */
+  function commitsInWal(file: string): number {
+    const wal = readFileSync(`${file}-wal`);
+    if (wal.length < 32) return 0;
+    const pageSize = wal.readUInt32BE(8);
+    let commits = 0;
+    for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) {
+      if (wal.readUInt32BE(offset + 4) !== 0) commits++;
+    }
+    return commits;
+  }
+
+  it('commits every append that queued up while a transaction waited, from any thread, in the next transaction together', async function () {
+    this.timeout(10_000);
+    const dir = mkdtempSync(join(tmpdir(), 'event-store-group-'));
+    const file = join(dir, 'events.db');
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+    const blocker = new Database(file);
+    try {
+      await owner.append(streamName('warm'), [newEvent()], NO_STREAM);
+      const before = commitsInWal(file);
+      // Another process holds the write lock: the writer's next transaction waits for it.
+      blocker.prepare('BEGIN IMMEDIATE').run();
+      const first = owner.append(streamName('first'), [newEvent()], NO_STREAM);
+      await delay(100);
+      // Sent while the first one waits, on this thread and on another one.
+      const later = [
+        owner.append(streamName('second'), [newEvent()], NO_STREAM),
+        other.append(streamName('third'), [newEvent()], NO_STREAM),
+        owner.append(streamName('fourth'), [newEvent()], NO_STREAM),
+      ];
+      await delay(100);
+      blocker.prepare('ROLLBACK').run();
+      const results = await Promise.all([first, ...later]);
+      expect(new Set(results.map((r) => r.position)).size).to.equal(4);
+      // One transaction for the first append, one for the three that waited behind it.
+      expect(commitsInWal(file) - before).to.equal(2);
+    } finally {
+      blocker.close();
+      await other.close();
+      await owner.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

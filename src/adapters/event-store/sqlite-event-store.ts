@@ -77,7 +77,8 @@ export class SqliteEventStore implements EventStore {
   private writerGone = false;
   /** This store's own writer thread, when it started one (a store on a port has none). */
   private readonly writerThread: Worker | null = null;
-  private inFlight: { id: number; batch: PendingAppend[] } | null = null;
+  /** Batches sent to the writer and not yet answered, by id. */
+  private readonly inFlight = new Map<number, PendingAppend[]>();
   private nextBatchId = 1;
   private idle: Array<() => void> = [];
   private queue: PendingAppend[] = [];
@@ -238,11 +239,10 @@ export class SqliteEventStore implements EventStore {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.inFlight) return; // sent when the batch being written comes back
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) {
-      for (const resolve of this.idle.splice(0)) resolve();
+      if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
     if (this.writeInline) {
@@ -251,31 +251,33 @@ export class SqliteEventStore implements EventStore {
     }
     if (this.writerGone) {
       for (const pending of batch) pending.reject(new Error('the event store writer has closed'));
-      for (const resolve of this.idle.splice(0)) resolve();
+      if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
+    // Sent at once, even while an earlier batch commits: the writer gathers everything that queued
+    // up meanwhile into its next transaction, so waiting for its answer first would only add a
+    // round trip between threads to this append's latency.
     // Only the writes (already JSON text, see toWire) cross; the promise callbacks stay here.
     const requests: BatchItem[] = batch.map(({ writes }) => ({ writes }));
     const id = this.nextBatchId++;
-    this.inFlight = { id, batch };
-    this.writer!.ref();
+    if (this.inFlight.size === 0) this.writer!.ref();
+    this.inFlight.set(id, batch);
     this.writer!.postMessage({ type: 'batch', id, batch: requests } satisfies WriterMessage);
   }
 
   private onBatchWritten(id: number, result: BatchResult): void {
-    const inFlight = this.inFlight;
-    if (!inFlight || inFlight.id !== id) return;
-    this.inFlight = null;
-    this.writer!.unref();
-    this.settle(inFlight.batch, result);
-    // Appends that arrived while this batch was committing form the next one.
-    this.flush();
+    const batch = this.inFlight.get(id);
+    if (!batch) return;
+    this.inFlight.delete(id);
+    if (this.inFlight.size === 0) this.writer!.unref();
+    this.settle(batch, result);
+    if (this.inFlight.size === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private failInFlight(error: unknown): void {
-    const inFlight = this.inFlight;
-    this.inFlight = null;
-    for (const pending of inFlight?.batch ?? []) pending.reject(error);
+    const batches = [...this.inFlight.values()];
+    this.inFlight.clear();
+    for (const batch of batches) for (const pending of batch) pending.reject(error);
     for (const pending of this.queue.splice(0)) pending.reject(error);
     for (const resolve of this.idle.splice(0)) resolve();
   }
@@ -298,10 +300,10 @@ export class SqliteEventStore implements EventStore {
 
   /** Resolves once every accepted append is written. */
   private drained(): Promise<void> {
-    if (!this.inFlight && this.queue.length === 0) return Promise.resolve();
+    if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
       this.idle.push(resolve);
-      if (!this.inFlight) this.flush();
+      if (this.queue.length > 0) this.flush();
     });
   }
 

@@ -1,7 +1,9 @@
 /**
  * The SQLite event store's writer thread. better-sqlite3 is synchronous, so a COMMIT's fsync would
- * stop the HTTP event loop; here it stops only this thread. The main thread keeps sending the
- * appends that arrive while a batch commits, so batches grow with load (group commit).
+ * stop the HTTP event loop; here it stops only this thread. Stores send their appends as soon as
+ * they are made; whatever arrives while a transaction commits, from any thread, commits together in
+ * the next one, so transactions grow with load (group commit) and no append waits for a reply to
+ * cross back and forth before it is even sent.
  *
  * It is the process's only writer: other threads of the process (the notifier's) send their
  * appends here through ports of their own (`port` messages), instead of opening a second writing
@@ -24,29 +26,78 @@ export function startWriterThread(filename: string): Worker {
   return new Worker(bootstrap, { eval: true, workerData: { sqliteWriterFile: filename } });
 }
 
+/** Most appends committed in one transaction; the rest wait for the next one. */
+const MAX_ITEMS_PER_COMMIT = 2000;
+
+interface Received {
+  from: MessagePort;
+  id: number;
+  batch: BatchItem[];
+}
+
 function runInThread(filename: string): void {
   const db = new Database(filename);
   prepareEventsDatabase(db);
   const write = createBatchWriter(db);
   const ports = new Set<MessagePort>();
-  parentPort!.on('message', (message: WriterMessage) => {
+  const parent = parentPort!;
+  let received: Received[] = [];
+  let commitScheduled = false;
+
+  // Every batch that queued up while the last transaction committed, from this thread's parent and
+  // from every other thread's port, is delivered before the check phase: they commit together.
+  const commit = () => {
+    commitScheduled = false;
+    while (received.length > 0 && db.open) {
+      const group: Received[] = [];
+      let items = 0;
+      while (received.length > 0 && (group.length === 0 || items + received[0]!.batch.length <= MAX_ITEMS_PER_COMMIT)) {
+        const next = received.shift()!;
+        group.push(next);
+        items += next.batch.length;
+      }
+      answer(group, write(group.length === 1 ? group[0]!.batch : group.flatMap((r) => r.batch)));
+    }
+  };
+
+  const accept = (from: MessagePort, message: WriterMessage) => {
+    if (message.type !== 'batch') return;
+    received.push({ from, id: message.id, batch: message.batch });
+    if (!commitScheduled) {
+      commitScheduled = true;
+      setImmediate(commit);
+    }
+  };
+
+  parent.on('message', (message: WriterMessage) => {
     if (message.type === 'close') {
+      // What was sent before the close is written, not dropped.
+      commit();
+      received = [];
       for (const port of ports) port.close();
       db.close();
-      parentPort!.postMessage({ type: 'closed' } satisfies WriterReply);
+      parent.postMessage({ type: 'closed' } satisfies WriterReply);
       return;
     }
     if (message.type === 'port') {
       const port = message.port;
       ports.add(port);
-      port.on('message', (batch: WriterMessage) => {
-        if (batch.type === 'batch' && db.open) port.postMessage({ type: 'result', id: batch.id, result: write(batch.batch) } satisfies WriterReply);
-      });
+      port.on('message', (batch: WriterMessage) => accept(port, batch));
       port.on('close', () => ports.delete(port));
       return;
     }
-    parentPort!.postMessage({ type: 'result', id: message.id, result: write(message.batch) } satisfies WriterReply);
+    accept(parent as unknown as MessagePort, message);
   });
+}
+
+/** Hands each sender the outcomes of its own items, in order, or the failure of the whole commit. */
+function answer(group: Received[], result: BatchResult): void {
+  let offset = 0;
+  for (const { from, id, batch } of group) {
+    const mine: BatchResult = result.ok ? { ok: true, outcomes: result.outcomes.slice(offset, offset + batch.length) } : result;
+    offset += batch.length;
+    from.postMessage({ type: 'result', id, result: mine } satisfies WriterReply);
+  }
 }
 
 const file = !isMainThread ? (workerData as { sqliteWriterFile?: string } | null)?.sqliteWriterFile : undefined;
