@@ -86,7 +86,7 @@ function runInThread(filename: string): void {
       port.on('close', () => ports.delete(port));
       return;
     }
-    accept(parent as unknown as MessagePort, message);
+    accept(parent, message);
   });
 }
 
