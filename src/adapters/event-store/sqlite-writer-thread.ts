@@ -41,7 +41,7 @@ function runInThread(filename: string): void {
   const write = createBatchWriter(db);
   const ports = new Set<MessagePort>();
   const parent = parentPort!;
-  let received: Received[] = [];
+  const received: Received[] = [];
   let commitScheduled = false;
 
   // Every batch that queued up while the last transaction committed, from this thread's parent and
@@ -73,7 +73,6 @@ function runInThread(filename: string): void {
     if (message.type === 'close') {
       // What was sent before the close is written, not dropped.
       commit();
-      received = [];
       for (const port of ports) port.close();
       db.close();
       parent.postMessage({ type: 'closed' } satisfies WriterReply);
