@@ -1,6 +1,6 @@
 /**
  * Lowers the scheduling priority of the calling thread, for work that is never on a request's
- * path (projections). When the cores are all busy, the kernel otherwise shares them evenly, and a
+ * path (projections, the periodic workers). When the cores are all busy, the kernel otherwise shares them evenly, and a
  * projection batch competes with the very requests whose events it projects.
  */
 import fs from 'node:fs';
