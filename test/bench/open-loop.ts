@@ -5,13 +5,14 @@
  * generator that sends in bursts, would hide it by simply sending less).
  *
  * The sender keeps a pool of kept-alive sockets large enough that a request never waits for a free
- * socket on the client side; the schedule is a fixed rate from one start instant, and a sender that
- * falls behind (its own event loop busy) sends the overdue requests at once, their latency still
- * counted from their scheduled instants.
+ * socket on the client side (lean-http-client.ts: the load shares the server's cores, so the
+ * sender spends as little CPU per request as it can); the schedule is a fixed rate from one start
+ * instant, and a sender that falls behind (its own event loop busy) sends the overdue requests at
+ * once, their latency still counted from their scheduled instants.
  */
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { LeanHttpClient } from './lean-http-client';
 
 export interface OpenLoopRun {
   url: string;
@@ -57,8 +58,7 @@ while (posted < total) {
 `;
 
 export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopSummary> {
-  const target = new URL(run.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  const client = new LeanHttpClient(new URL(run.url), run.contentType ?? 'application/x-www-form-urlencoded');
   const marker = run.successMarker ?? '"result":"SUCCESS"';
   const intervalMs = 1000 / run.rate;
   const total = Math.round(run.rate * run.durationS);
@@ -72,36 +72,21 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopSummary> {
   const send = (scheduledAt: number) => {
     const body = run.nextBody();
     senderLag.push(performance.now() - scheduledAt);
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': run.contentType ?? 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    client.post(body).then(
+      ({ status, body: text }) => {
+        if (status >= 200 && status < 300 && text.includes(marker)) latencies.push(performance.now() - scheduledAt);
+        else {
+          errors++;
+          if (badSamples.length < 5) badSamples.push(`${status} ${text.slice(0, 200)}`);
+        }
+        done++;
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300 && text.includes(marker);
-          if (ok) latencies.push(performance.now() - scheduledAt);
-          else {
-            errors++;
-            if (badSamples.length < 5) badSamples.push(`${res.statusCode} ${text.slice(0, 200)}`);
-          }
-          done++;
-        });
+      (error: unknown) => {
+        errors++;
+        done++;
+        if (badSamples.length < 5) badSamples.push(String(error));
       },
     );
-    req.on('error', (error) => {
-      errors++;
-      done++;
-      if (badSamples.length < 5) badSamples.push(String(error));
-    });
-    req.end(body);
   };
 
   // The instants are kept by a clock thread that sleeps in Atomics.wait until each one: exact to a
@@ -121,7 +106,7 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopSummary> {
   });
   const deadline = performance.now() + 30_000;
   while (done < sent && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  agent.destroy();
+  client.close();
   return {
     rate: run.rate,
     durationS: run.durationS,
