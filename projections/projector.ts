@@ -79,6 +79,8 @@ export class Projector {
   private buffer: StoredEvent[] = [];
   private bufferAfter: bigint | null = null;
   private flushScheduled = false;
+  /** The pending gathering's timer, while one runs. */
+  private gatherTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly waiters = new Set<Waiter>();
 
@@ -116,6 +118,10 @@ export class Projector {
     const subscription = this.subscription;
     this.subscription = null;
     if (subscription) await subscription.stop();
+    // What was gathered is written just below; a pending gathering must not keep the process alive.
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
+    this.gatherTimer = null;
+    this.flushScheduled = false;
     await this.flush();
     this.generation++;
     this.buffer = [];
@@ -231,14 +237,23 @@ export class Projector {
 
   /** Flushes once deliveries pause, so a trickle of live events is not held back for a full batch. */
   private scheduleFlush(): void {
-    if (this.flushScheduled) return;
+    const waited = this.waiters.size > 0;
+    if (this.flushScheduled) {
+      // A gathering that began before a reader came must not hold back what the reader waits for.
+      if (!waited || this.gatherTimer === null) return;
+      clearTimeout(this.gatherTimer);
+    }
     this.flushScheduled = true;
     const run = () => {
       this.flushScheduled = false;
+      this.gatherTimer = null;
       void this.flush();
     };
-    if (this.gatherMs > 0 && this.waiters.size === 0) setTimeout(run, this.gatherMs);
-    else setImmediate(run);
+    if (this.gatherMs > 0 && !waited) this.gatherTimer = setTimeout(run, this.gatherMs);
+    else {
+      this.gatherTimer = null;
+      setImmediate(run);
+    }
   }
 
   /** Never rejects: a failure is handed to `fail`, which resubscribes from the checkpoints. */

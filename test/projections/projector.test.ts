@@ -179,6 +179,31 @@ forEachDialect('projector', (fixture) => {
       }
     });
 
+    it('writes at once what arrives while a reader waits, even when a gathering began before the reader came', async function () {
+      const { store } = fixture();
+      const projector = fixture().newProjector({ gatherMs: 60_000 });
+      await projector.start();
+      try {
+        // The first half of a sale arrives alone and starts a long gathering.
+        const initiated = paymentInitiated();
+        const id = initiated.data.paymentId;
+        await appendPaymentEvents(store, id, [initiated]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // A reader of an earlier write takes what was gathered so far; the gathering's timer runs on.
+        expect(await projector.waitFor((await store.headPosition())!, 3000)).to.equal(true);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+
+        // The second half arrives while a reader of it already waits.
+        const waiting = store.headPosition().then((head) => projector.waitFor(head! + 1n, 3000));
+        await appendPaymentEvents(store, id, [paymentSettled(id, { amount: initiated.data.amount })]);
+
+        expect(await waiting, 'not held back by the gathering').to.equal(true);
+        expect(await fixture().readModels.paymentById(id)).to.include({ status: 'SETTLED' });
+      } finally {
+        await projector.stop();
+      }
+    });
+
     it('lets a second process read its own writes by polling the checkpoints', async function () {
       const { store, projector } = fixture();
       const otherDb = await fixture().openDb();
