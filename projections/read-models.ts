@@ -59,6 +59,7 @@ export class ReadModels
   private readonly projector: Projector | undefined;
   private readonly projectionNames: string[];
   private readonly pollIntervalMs: number;
+  private hurry: ((position: bigint) => void) | null = null;
 
   constructor(options: ReadModelsOptions) {
     this.db = options.db;
@@ -146,6 +147,15 @@ export class ReadModels
   }
 
   /**
+   * Tells `catchUpToHead` how to reach a projector of this process that runs elsewhere (its own
+   * thread): told the position a reader waits for, it applies it as soon as it reads it instead of
+   * gathering more events first.
+   */
+  hurryProjectorWith(hurry: (position: bigint) => void): void {
+    this.hurry = hurry;
+  }
+
+  /**
    * Waits until the read models include everything in the store right now, so a client reads its
    * own writes. False when `timeoutMs` passes first.
    */
@@ -154,10 +164,11 @@ export class ReadModels
     const head = await this.store.headPosition();
     if (head === null) return true;
     if (this.projector) return this.projector.waitFor(head, Math.max(0, deadline - Date.now()));
-    // The projector lives in another process: its committed checkpoints are all we can see.
-    for (;;) {
+    // The projector lives on another thread or in another process: its committed checkpoints are all we can see.
+    for (let first = true; ; first = false) {
       const checkpoints = await this.checkpoints();
       if (this.projectionNames.every((name) => checkpoints[name] !== undefined && checkpoints[name] >= head)) return true;
+      if (first) this.hurry?.(head);
       const left = deadline - Date.now();
       if (left <= 0) return false;
       await sleep(Math.min(this.pollIntervalMs, left));

@@ -31,6 +31,11 @@ export interface GatewayConfig {
   auditCheckpointIntervalSeconds: number;
   /** How often the scheduler looks for due automatic payments. */
   schedulerIntervalMs: number;
+  /**
+   * How long the projector gathers live events into one read-model transaction under load. A
+   * reader waiting for its own write never waits for the gathering.
+   */
+  projectorGatherMs: number;
   callbacks: {
     timeoutMs: number;
     retryScheduleMs: number[];
@@ -111,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     sandboxLatencyMs: integer('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS || '0', 0, 60000),
     auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '60', 0, 86400),
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS || '1000', 50, 3_600_000),
+    projectorGatherMs: integer('PROJECTOR_GATHER_MS', env.PROJECTOR_GATHER_MS || '20', 0, 60_000),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),
     connectors: connectorsFrom(env.CONNECTORS),
     callbacks: callbackSettings(env),

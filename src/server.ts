@@ -42,7 +42,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   const gateway = await buildGateway(config, {
     withProjector: role === 'projector',
     writerThread: role !== 'projector',
-    projectorGatherMs: role === 'projector' ? 20 : 0,
+    projectorGatherMs: role === 'projector' ? config.projectorGatherMs : 0,
     processMetrics: true,
   });
   // Before anything is served, projected, sent or scheduled from it.
@@ -60,6 +60,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger);
+    gateway.readModels.hurryProjectorWith((position) => thread.hurry(position));
     stops.push(() => thread.stop());
   }
   if (gateway.projector) {

@@ -26,10 +26,26 @@ const POLL_INTERVAL_MS = 5;
  */
 const PROJECTOR_NICENESS = 10;
 
-export const startProjectorThread = (config: GatewayConfig, logger: Logger): Promise<WorkerThread> =>
-  startWorkerThread('projector', __filename, config, logger);
+/** Longest a reader's request to hurry keeps the projector from gathering (catchUpToHead's own wait). */
+const HURRY_TIMEOUT_MS = 2000;
 
-runAsWorkerThread('projector', async (config, report) => {
+/** The projector's thread, and a way for the HTTP thread's readers to hurry it. */
+export interface ProjectorThread extends WorkerThread {
+  /** A reader waits for `position`: apply it as soon as it is read instead of gathering more. */
+  hurry(position: bigint): void;
+}
+
+export async function startProjectorThread(config: GatewayConfig, logger: Logger): Promise<ProjectorThread> {
+  const thread = await startWorkerThread('projector', __filename, config, logger);
+  return { ...thread, hurry: (position) => thread.send({ type: 'hurry', position: position.toString() } as HurryMessage) };
+}
+
+interface HurryMessage {
+  type: 'hurry';
+  position: string;
+}
+
+runAsWorkerThread('projector', async (config, report, context) => {
   lowerThisThreadPriority(PROJECTOR_NICENESS);
   // Projections see events in their current shape, as they do in every other process.
   const store = withUpcasting(
@@ -46,10 +62,14 @@ runAsWorkerThread('projector', async (config, report) => {
     store,
     db,
     projections: allProjections(),
-    // Under load, a short pause gathers hundreds of events per transaction; status lookups do not
-    // wait for it (they poll checkpoints), and callbacks and analysts never notice 20 ms.
-    gatherMs: 20,
+    // Under load, a short pause gathers hundreds of events per transaction; a status lookup waiting
+    // for its own write hurries it (below), and callbacks and analysts never notice 20 ms.
+    gatherMs: config.projectorGatherMs,
     onError: report,
+  });
+  // Waiting on the projector, as an in-process reader does, stops the gathering until it is reached.
+  context.onMessage((message) => {
+    if (message.type === 'hurry') void projector.waitFor(BigInt((message as HurryMessage).position), HURRY_TIMEOUT_MS);
   });
   await projector.start();
   await projector.catchUp();

@@ -12,6 +12,8 @@ type Message = { type: 'ready' } | { type: 'error'; error: string } | { type: 'r
 
 export interface WorkerThread {
   stop(): Promise<void>;
+  /** Hands the thread a message for its `onMessage` handlers; dropped while it (re)starts. */
+  send(message: { type: string }): void;
 }
 
 export interface WorkerThreadOptions {
@@ -27,6 +29,8 @@ export interface ThreadContext {
   port: MessagePort | null;
   /** Reports a reading to the starting thread's `onReading`. */
   post(reading: unknown): void;
+  /** Hears what the starting thread `send`s, once the thread is ready. */
+  onMessage(handler: (message: { type: string }) => void): void;
 }
 
 /** Starts `file` (a module that calls `runAsWorkerThread`) on a thread; resolves once it is ready. */
@@ -38,6 +42,7 @@ export async function startWorkerThread(
   options: WorkerThreadOptions = {},
 ): Promise<WorkerThread> {
   let stopping = false;
+  let ready = false;
   let worker: Worker;
   const spawn = (): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -45,9 +50,12 @@ export async function startWorkerThread(
       const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
       const port = options.port?.() ?? null;
       worker = new Worker(bootstrap, { eval: true, workerData: { role: name, config, port }, transferList: port ? [port] : [] });
+      ready = false;
       worker.on('message', (message: Message) => {
-        if (message.type === 'ready') resolve();
-        else if (message.type === 'reading') options.onReading?.(message.reading);
+        if (message.type === 'ready') {
+          ready = true;
+          resolve();
+        } else if (message.type === 'reading') options.onReading?.(message.reading);
         else logger.error(`${name} failed, it will recover`, { error: message.error });
       });
       worker.once('error', (error) => {
@@ -62,6 +70,9 @@ export async function startWorkerThread(
     });
   await spawn();
   return {
+    send(message) {
+      if (ready && !stopping) worker.postMessage(message);
+    },
     async stop() {
       stopping = true;
       worker.postMessage({ type: 'stop' });
@@ -84,10 +95,15 @@ export function runAsWorkerThread(
   const port = parentPort;
   const report = (error: unknown) => port.postMessage({ type: 'error', error: String(error) } satisfies Message);
   const post = (reading: unknown) => port.postMessage({ type: 'reading', reading } satisfies Message);
-  start(data.config, report, { port: data.port ?? null, post })
+  const handlers: Array<(message: { type: string }) => void> = [];
+  const onMessage = (handler: (message: { type: string }) => void) => void handlers.push(handler);
+  start(data.config, report, { port: data.port ?? null, post, onMessage })
     .then((stop) => {
       port.on('message', (message: { type: string }) => {
-        if (message.type !== 'stop') return;
+        if (message.type !== 'stop') {
+          for (const handler of handlers) handler(message);
+          return;
+        }
         void stop()
           .catch(report)
           .finally(() => process.exit(0));
