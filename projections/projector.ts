@@ -238,11 +238,10 @@ export class Projector {
   /** Flushes once deliveries pause, so a trickle of live events is not held back for a full batch. */
   private scheduleFlush(): void {
     const waited = this.waiters.size > 0;
-    if (this.flushScheduled) {
-      // A gathering that began before a reader came must not hold back what the reader waits for.
-      if (!waited || this.gatherTimer === null) return;
-      clearTimeout(this.gatherTimer);
-    }
+    // A gathering that began before a reader came must not hold back what the reader waits for.
+    if (this.flushScheduled && (!waited || this.gatherTimer === null)) return;
+    if (this.gatherTimer) clearTimeout(this.gatherTimer);
+    this.gatherTimer = null;
     this.flushScheduled = true;
     const run = () => {
       this.flushScheduled = false;
@@ -250,10 +249,7 @@ export class Projector {
       void this.flush();
     };
     if (this.gatherMs > 0 && !waited) this.gatherTimer = setTimeout(run, this.gatherMs);
-    else {
-      this.gatherTimer = null;
-      setImmediate(run);
-    }
+    else setImmediate(run);
   }
 
   /** Never rejects: a failure is handed to `fail`, which resubscribes from the checkpoints. */

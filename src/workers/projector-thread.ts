@@ -37,7 +37,11 @@ export interface ProjectorThread extends WorkerThread {
 
 export async function startProjectorThread(config: GatewayConfig, logger: Logger): Promise<ProjectorThread> {
   const thread = await startWorkerThread('projector', __filename, config, logger);
-  return { ...thread, hurry: (position) => thread.send({ type: 'hurry', position: position.toString() } as HurryMessage) };
+  const hurry = (position: bigint): void => {
+    const message: HurryMessage = { type: 'hurry', position: position.toString() };
+    thread.send(message);
+  };
+  return { ...thread, hurry };
 }
 
 interface HurryMessage {
