@@ -4,7 +4,7 @@
  * is run again on fresh state, a bounded number of times. Acquirer calls never happen in here:
  * they are made between two commands, after the intent is recorded.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from './new-id';
 import {
   type EventMetadata,
   type EventStore,
@@ -40,7 +40,7 @@ export function toDomainEvent<E extends DomainEvent>(stored: StoredEvent): E {
 
 export function toNewEvent<E extends DomainEvent>(event: E, schemaVersion: SchemaVersion<E>, metadata: EventMetadata): NewEvent {
   return {
-    id: randomUUID(),
+    id: newId(),
     type: event.type,
     schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : schemaVersion(event.type),
     data: event.data as Record<string, unknown>,

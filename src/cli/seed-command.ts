@@ -10,6 +10,7 @@
  * interleaved with newer payments as they would be in a live store.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { newId } from '../application/new-id';
 import { sandboxThreeDSResult, SANDBOX_DECLINE_REASONS } from '../adapters/connectors/sandbox';
 import { toNewEvent } from '../application/command-handler';
 import type { EventMetadata, EventStore, NewEvent, StreamWrite } from '../application/ports/event-store';
@@ -214,7 +215,7 @@ export async function seedPayments(options: SeedOptions): Promise<SeedResult> {
     const pan = pick(CARDS);
     const first = pick(FIRST_NAMES);
     const last = pick(LAST_NAMES);
-    const id = randomUUID();
+    const id = newId();
     const kind: PaymentKind = scenario.startsWith('auth') ? 'authorization' : 'sale';
     const expiry = expiryFor(scenario, random);
     const payer = {
@@ -360,7 +361,7 @@ function plan(
     record: (operationId: string, now: string) => PaymentCommand,
   ): Step['commands'] => {
     return (_p, now) => {
-      const operationId = randomUUID();
+      const operationId = newId();
       return [request(operationId, now), record(operationId, now)];
     };
   };

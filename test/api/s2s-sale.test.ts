@@ -415,6 +415,20 @@ forEachStore('S2S CARD SALE', (h) => {
     });
   });
 
+  it('ids are time-ordered: a later SALE\'s trans_id sorts after an earlier one\'s, and so do the ids of its events', async () => {
+    // What keeps the store's and the read models' indexes taking new rows at their right edge.
+    const first = await h().sale(merchant);
+    const second = await h().sale(merchant);
+    const version7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+    expect(first.body.trans_id).to.match(version7);
+    expect(second.body.trans_id).to.match(version7);
+    expect(second.body.trans_id > first.body.trans_id, `${second.body.trans_id} after ${first.body.trans_id}`).to.equal(true);
+    const eventIds = [...(await h().paymentEvents(first.body.trans_id)), ...(await h().paymentEvents(second.body.trans_id))].map((e) => e.id);
+    for (const id of eventIds) expect(id).to.match(version7);
+    expect(eventIds).to.deep.equal([...eventIds].sort());
+  });
+
   it('a SALE sent as multipart/form-data behaves like url-encoded', async () => {
     const res = await h().sale(merchant, { card_exp_month: '05' }, { multipart: true });
 

@@ -6,7 +6,7 @@
  *
  * It must be given the store as written (not the upcasting one): it folds stored chain hashes.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../new-id';
 import {
   AUDIT_CHECKPOINT_RECORDED,
   AUDIT_CHECKPOINT_SCHEMA_VERSION,
@@ -94,7 +94,7 @@ export class CheckpointRecorder {
         AUDIT_CHECKPOINT_STREAM,
         [
           {
-            id: randomUUID(),
+            id: newId(),
             type: AUDIT_CHECKPOINT_RECORDED,
             schemaVersion: AUDIT_CHECKPOINT_SCHEMA_VERSION,
             data: { ...data },

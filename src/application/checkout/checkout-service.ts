@@ -12,6 +12,7 @@ import { CARD_METHOD, type AvailableMethod } from '../../domain/checkout/session
 import { fieldsToCollect, methodParameterIssues, type MethodDescription, type MethodField } from '../../domain/payment/method-fields';
 import { payerTimeoutReason } from '../../domain/payment/payer-timeout';
 import { randomUUID } from 'node:crypto';
+import { newId } from '../new-id';
 import { detectBrand, parseExpiry, validateCvv, validatePan } from '../../domain/card';
 import { DomainError } from '../../domain/errors';
 import { parseAmount } from '../../domain/money';
@@ -665,7 +666,7 @@ export class CheckoutService {
   ): Promise<PayOutcome> {
     const merchant = await this.merchant(session.merchantId);
     const latest = await this.latestPayment(session);
-    const paymentId = randomUUID();
+    const paymentId = newId();
     let events: CheckoutSessionEvent[];
     try {
       const method = paying.method ? paying.method.brand : CARD_METHOD;

@@ -11,7 +11,7 @@
  * 3. only then is the provider asked, and its answer recorded. How the payout ends (settled, or
  *    declined now or later) reaches the balance through the balance feeder, which follows the log.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../new-id';
 import { DomainError } from '../../domain/errors';
 import { DUPLICATE_WINDOW_MS, ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
 import type { AuthorizationResult } from '../../domain/payment/commands';
@@ -57,7 +57,7 @@ export interface PayoutResult {
 
 export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Promise<PayoutResult> {
   const { store, clock } = deps;
-  const paymentId = randomUUID();
+  const paymentId = newId();
   const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
   // Routed before anything is recorded: a payout no connector can make must not burn the order id.
   const route = routeOf(deps.connectors, request.connectors, {

@@ -14,7 +14,7 @@
  * It then decides again, so a chain several dates behind (a stopped scheduler, a moved test clock)
  * catches up date by date, in order. A declined payment does not stop the chain.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../new-id';
 import { paymentStreamId } from '../../domain/payment/events';
 import type { ExistingPayment } from '../../domain/payment/state';
 import { chainEventsFor, evolveChain, nextChainStep, type ChainSource, type ChainState } from '../../domain/schedule/chain-decide';
@@ -119,7 +119,7 @@ export class Scheduler {
       const now = clock.now().toISOString();
       const step = nextChainStep(loaded.state, context.schedule, context.source, now);
       if (step.kind === 'none' || step.kind === 'wait') return run;
-      const paymentId = randomUUID();
+      const paymentId = newId();
       const metadata = { correlationId: `schedule-${chainId}`, causationId: `schedule-${chainId}` };
       const decided = chainEventsFor(step, { chainId, scheduleId: context.schedule.scheduleId, paymentId, now });
       const events = decided.map((e) => toNewEvent(e, CHAIN_EVENT_SCHEMA_VERSION, metadata));

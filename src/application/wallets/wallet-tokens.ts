@@ -12,7 +12,8 @@
  * Refusals: WalletTokenMalformed (100000 Request data is invalid.), WalletTokenRefused (250003),
  * WalletNotConfigured (204018) from src/domain/wallets/refusals.ts.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { newId } from '../new-id';
 import type { Clock } from '../ports/clock';
 import { NO_STREAM, WrongExpectedVersionError, type EventStore, type ExpectedVersion, type NewEvent } from '../ports/event-store';
 import type { WalletCrypto, WalletKeyCipher } from '../ports/wallet-crypto';
@@ -115,7 +116,7 @@ export class WalletTokens {
     const event: WalletTokenRedeemed = { type: 'WalletTokenRedeemed', data: { wallet, merchantId, redeemedAt: now.toISOString() } };
     return {
       streamId: walletTokenStreamId(wallet, idHash),
-      events: [{ id: randomUUID(), type: event.type, schemaVersion: WALLET_EVENT_SCHEMA_VERSION, data: { ...event.data } }],
+      events: [{ id: newId(), type: event.type, schemaVersion: WALLET_EVENT_SCHEMA_VERSION, data: { ...event.data } }],
       expected: NO_STREAM,
     };
   }

@@ -3,7 +3,7 @@
  * requests can never both reach the connector), then the connector that holds the payment is asked
  * with its own reference, then its answer is recorded.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../new-id';
 import { DomainError } from '../../../domain/errors';
 import type { PaymentCommand } from '../../../domain/payment/commands';
 import type { PaymentEvent } from '../../../domain/payment/events';
@@ -46,7 +46,7 @@ function followUpOf(s: ExistingPayment, operationId: string): FollowUpRequest {
 const now = (deps: PaymentDeps) => deps.clock.now().toISOString();
 
 export async function capture(deps: PaymentDeps, merchantId: string, paymentId: string, amount: Money | null, correlationId: string) {
-  const operationId = randomUUID();
+  const operationId = newId();
   const requested = await command(deps, merchantId, paymentId, correlationId, {
     type: 'RequestCapture',
     data: { operationId, amount: amount?.minor, amountText: amount?.text, now: now(deps) },
@@ -58,7 +58,7 @@ export async function capture(deps: PaymentDeps, merchantId: string, paymentId: 
 }
 
 export async function voidPayment(deps: PaymentDeps, merchantId: string, paymentId: string, correlationId: string) {
-  const operationId = randomUUID();
+  const operationId = newId();
   const requested = await command(deps, merchantId, paymentId, correlationId, { type: 'RequestVoid', data: { operationId, now: now(deps) } });
   const s = existing(requested.state);
   const outcome = await callFollowUp(deps, connectorOf(s), (c) => c.void(followUpOf(s, operationId)));
@@ -79,7 +79,7 @@ export async function creditVoid(
   correlationId: string,
   { refundOnly = false }: { refundOnly?: boolean } = {},
 ) {
-  const operationId = randomUUID();
+  const operationId = newId();
   const requested = await command(deps, merchantId, paymentId, correlationId, (state) => {
     const data = { operationId, amount: amount.minor, amountText: amount.text, refundsEnabled, refundsViaApi: refundsViaApiOf(deps, state), now: now(deps) };
     return refundOnly ? { type: 'RequestRefund', data } : { type: 'RequestCreditVoid', data };

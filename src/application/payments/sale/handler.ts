@@ -3,7 +3,7 @@
  * reserved on its own stream expecting none, with the payment. A repeat of the order id within
  * the duplicate window gets the original payment's outcome; a later one is a duplicate.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../new-id';
 import { DUPLICATE_WINDOW_MS, ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../../domain/order/order-reservation';
 import type { ExistingPayment } from '../../../domain/payment/state';
 import { toNewEvent } from '../../command-handler';
@@ -15,7 +15,7 @@ import { startPayment } from '../start-payment/handler';
 import type { InternalSale, SaleRequest, SaleResult } from '../types';
 
 export async function sale(deps: PaymentDeps, request: InternalSale): Promise<SaleResult> {
-  const paymentId = randomUUID();
+  const paymentId = newId();
   const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
   const reservation: OrderIdReserved = {
     type: 'OrderIdReserved',
