@@ -48,8 +48,8 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
   await addPaymentColumns(db);
   // The payer-action expiry finds steps whose provider gave a deadline (a QR code's lifetime).
   await db.schema.createIndex('payments_expires_at_idx').ifNotExists().on('payments').columns(['expires_at']).execute();
-  // Expiry, reconciliation and sandbox payouts ask every 30 s for the few payments still open; without
-  // it each question scans every payment ever made (100 ms at 50,000 payments, growing with them).
+  // Expiry and reconciliation (every 30 s) and sandbox payouts (every second) ask for the few payments
+  // still open; without it each question scans every payment ever made (100 ms at 50,000 payments).
   await db.schema.createIndex('payments_phase_idx').ifNotExists().on('payments').columns(['phase', 'updated_at']).execute();
 }
 

@@ -1,8 +1,9 @@
 /**
  * The workers' periodic questions to the payments and transactions read models (payer actions to
- * expire, payments and operations to reconcile, payouts to settle) are asked every 30 s for the life of the gateway. Given the tables,
- * then each of them is answered through an index: a scan of every payment ever made grows
- * with the history (about 100 ms at 50,000 payments) and holds the workers' thread each time.
+ * expire, payments and operations to reconcile every 30 s, payouts to settle every second) are
+ * asked for the life of the gateway. Given the tables, then each of them is answered through an
+ * index: a scan of every payment ever made grows with the history (about 100 ms at 50,000
+ * payments) and holds the workers' thread each time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
