@@ -107,6 +107,112 @@ describe('SQLite event store writing through another store\'s writer thread', fu
   });
 });
 
+describe('SQLite event store subscriptions told of the writer thread\'s commits', function () {
+  let dir: string;
+  let file: string;
+  const open: SqliteEventStore[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'event-store-signal-'));
+    file = join(dir, 'events.db');
+  });
+  afterEach(async () => {
+    for (const store of open.splice(0).reverse()) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Counts the subscription reads of `store` (each look for new events is one). */
+  function countReads(store: SqliteEventStore): { count: number } {
+    const reads = { count: 0 };
+    const target = store as unknown as { readAfter: (...args: unknown[]) => StoredEvent[] };
+    const read = target.readAfter.bind(store);
+    target.readAfter = (...args) => {
+      reads.count += 1;
+      return read(...args);
+    };
+    return reads;
+  }
+
+  it('a store on another thread (the projector\'s) reads a commit at once, and does not read an idle store every few milliseconds', async () => {
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    open.push(owner);
+    // A reader of its own, as the projector's thread has: it writes nothing, so only the signal can wake it.
+    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+    open.push(reader);
+    const reads = countReads(reader);
+    const seen: StoredEvent[] = [];
+    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+
+    await delay(300);
+    // One read on start, maybe one more: not one every 5 ms.
+    expect(reads.count).to.be.at.most(2);
+
+    await owner.append(streamName(), newEvents(2), NO_STREAM);
+    await waitFor(() => seen.length === 2, 'the commit, long before the 60 s idle poll', 2000);
+    await subscription.stop();
+  });
+
+  it('the writer\'s own store reads what another thread committed through its port at once', async () => {
+    const owner = new SqliteEventStore({ filename: file, writerThread: true, pollIntervalMs: 5, idlePollIntervalMs: 60_000 });
+    open.push(owner);
+    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+    open.push(other);
+    const reads = countReads(owner);
+    const seen: StoredEvent[] = [];
+    const subscription = owner.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    await delay(300);
+    expect(reads.count).to.be.at.most(2);
+    await other.append(streamName(), newEvents(1), NO_STREAM);
+    await waitFor(() => seen.length === 1, 'the other thread\'s commit', 2000);
+    await subscription.stop();
+  });
+
+  it('reads a busy writer\'s commits a batch at a time, at most about one read per poll interval', async () => {
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    open.push(owner);
+    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 50, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+    open.push(reader);
+    const seen: StoredEvent[] = [];
+    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    await delay(50);
+    const reads = countReads(reader);
+    const started = performance.now();
+    // One commit every 2 ms or so, each woken reader's cue.
+    for (let i = 0; i < 100; i++) {
+      await owner.append(streamName(), newEvents(1), NO_STREAM);
+      await delay(1);
+    }
+    const elapsed = performance.now() - started;
+    await waitFor(() => seen.length === 100, 'every commit', 5000);
+    // A burst of a few reads, then one per 50 ms of commits (and one for the last of them).
+    expect(reads.count).to.be.at.most(4 + Math.ceil(elapsed / 50) + 2);
+    await subscription.stop();
+  });
+
+  it('reads a commit the settling time after it, together with what committed meanwhile', async () => {
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    open.push(owner);
+    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 100 });
+    open.push(reader);
+    const seen: StoredEvent[] = [];
+    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    await delay(50);
+    const reads = countReads(reader);
+    // A SALE's intent and outcome, a few milliseconds apart.
+    await owner.append(streamName(), newEvents(1), NO_STREAM);
+    await delay(5);
+    await owner.append(streamName(), newEvents(1), NO_STREAM);
+    await waitFor(() => seen.length === 2, 'both commits', 2000);
+    expect(reads.count).to.equal(1);
+    await subscription.stop();
+  });
+
+  it('without a writer thread there is no signal to hand out', async () => {
+    const store = new SqliteEventStore({ filename: file });
+    open.push(store);
+    expect(store.commitSignal()).to.equal(null);
+  });
+});
+
 describe('SQLite event store with a writer thread', function () {
   it('keeps an acknowledged append after close and reopen, and batches appends that arrive while a batch commits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));

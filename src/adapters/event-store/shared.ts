@@ -13,6 +13,7 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import type { CommitSignal } from './commit-signal';
 
 /**
  * Thrown when an append re-uses event ids in a way that is neither a fresh write nor an exact
@@ -122,10 +123,46 @@ export interface PollingSource {
   readAfter(after: bigint | null, maxCount: number): Promise<StoredEvent[]>;
   /** Registers a callback fired when new events may exist; returns a function that unregisters it. */
   onWake(listener: () => void): () => void;
+  /**
+   * Without a commit signal, how often a caught-up subscription looks for new events. With one, how
+   * often it reads at most in the long run (readBudget), so that a busy writer's commits are read a
+   * batch at a time.
+   */
   pollIntervalMs: number;
+  /**
+   * The commits of this process's writer thread (commit-signal.ts). A caught-up subscription then
+   * sleeps until the next commit, looking every `idlePollMs` only for writes of other processes, and
+   * reads `settleMs` after the commit, so that the commits of those milliseconds are read together
+   * and a woken reader does not take a core while the request that committed is still at work.
+   */
+  commits?: { signal: CommitSignal; idlePollMs: number; settleMs: number };
 }
 
 const BATCH_SIZE = 500;
+const READ_BURST = 4;
+
+/**
+ * Reads a subscription woken by commits may make: one every `intervalMs` in the long run, up to
+ * READ_BURST at once. A payment's few commits, alone, are each read as they come (a SALE commits its
+ * intent and its outcome milliseconds apart, and its callback waits for the second); a busy writer's
+ * are read one interval's worth at a time, as polling did.
+ */
+class ReadBudget {
+  private tokens = READ_BURST;
+  private at = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  /** Takes a read; returns how long to wait before making it. */
+  take(now: number): number {
+    if (this.intervalMs <= 0) return 0;
+    this.tokens = Math.min(READ_BURST, this.tokens + (now - this.at) / this.intervalMs);
+    this.at = now;
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : -this.tokens * this.intervalMs;
+  }
+}
+
 /** Consecutive read failures tolerated (with backoff) before the subscription gives up. */
 const MAX_READ_FAILURES = 5;
 
@@ -133,12 +170,14 @@ const MAX_READ_FAILURES = 5;
  * Catch-up subscription over a store that can be read by position: reads batches after the last
  * delivered position, hands events over one at a time, and when caught up sleeps until woken or
  * until the poll interval passes. Polling is what makes writes of other processes visible; the
- * wake-up only shortens the latency for writes this process can see.
+ * wake-ups (this store's own appends, the writer thread's commit signal) make this process's writes
+ * visible at once.
  */
 export class PollingSubscription implements Subscription {
   private stopped = false;
   private wakePending = false;
   private wakeWaiter: (() => void) | undefined;
+  private readonly readBudget: ReadBudget;
   private readonly finished: Promise<void>;
 
   constructor(
@@ -146,6 +185,7 @@ export class PollingSubscription implements Subscription {
     private readonly options: SubscribeOptions,
     onFinished: (subscription: PollingSubscription) => void,
   ) {
+    this.readBudget = new ReadBudget(source.pollIntervalMs);
     const unregister = source.onWake(() => this.wake());
     this.finished = this.run()
       .catch((error) => reportError(this.options, error))
@@ -175,6 +215,8 @@ export class PollingSubscription implements Subscription {
     while (!this.stopped) {
       // Cleared before reading: a wake-up that arrives during the read must cause another read.
       this.wakePending = false;
+      // Taken before reading too: a commit made during the read ends the sleep after it.
+      const commitsSeen = this.source.commits?.signal.count();
       let batch: StoredEvent[];
       try {
         batch = await this.source.readAfter(after, BATCH_SIZE);
@@ -202,13 +244,24 @@ export class PollingSubscription implements Subscription {
         after = event.position;
       }
       if (batch.length < BATCH_SIZE && !this.wakePending) {
-        await this.sleep(this.source.pollIntervalMs);
+        if (commitsSeen === undefined) await this.sleep(this.source.pollIntervalMs);
+        else await this.sleepUntilCommit(commitsSeen);
       }
     }
   }
 
-  /** Sleeps until woken, stopped or the time has passed. */
-  private sleep(ms: number): Promise<void> {
+  private async sleepUntilCommit(commitsSeen: number): Promise<void> {
+    const { signal, idlePollMs, settleMs } = this.source.commits!;
+    // Under load the next commit came while this one was read: no waiting for the signal then.
+    if (signal.count() === commitsSeen) await this.sleep(idlePollMs, signal.changedSince(commitsSeen, idlePollMs));
+    // The wait comes after the commit, not before it: what else commits meanwhile is read with it.
+    // One timer for both reasons to wait, as every wake-up of the thread costs.
+    const wait = Math.max(settleMs, this.readBudget.take(performance.now()));
+    if (wait > 0) await this.sleep(wait);
+  }
+
+  /** Sleeps until woken, stopped, `until` settles or the time has passed. */
+  private sleep(ms: number, until?: Promise<void>): Promise<void> {
     if (this.stopped || this.wakePending) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
@@ -218,6 +271,7 @@ export class PollingSubscription implements Subscription {
       };
       const timer = setTimeout(done, ms);
       this.wakeWaiter = done;
+      void until?.then(done);
     });
   }
 }

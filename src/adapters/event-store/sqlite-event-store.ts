@@ -19,13 +19,29 @@ import {
   deserializeError,
   prepareEventsDatabase,
 } from './sqlite-batch-writer';
+import { CommitSignal } from './commit-signal';
 import { startWriterThread, type WriterMessage, type WriterReply } from './sqlite-writer-thread';
 
 export interface SqliteEventStoreOptions {
   /** Path of the database file, or ':memory:'. */
   filename: string;
-  /** How often subscriptions look for events written by other processes. Default 50 ms. */
+  /**
+   * How often subscriptions look for events written by other processes. Default 50 ms. With a
+   * commit signal (a writer thread of this process), how often at most they read in the long run.
+   */
   pollIntervalMs?: number;
+  /**
+   * The commit signal of another store's writer thread (`commitSignal()`), for a store on another
+   * thread of the process: its subscriptions then read as soon as the writer commits.
+   */
+  commitSignal?: SharedArrayBuffer;
+  /**
+   * With a commit signal, how often a caught-up subscription still looks, for writes of other
+   * processes (a CLI next to the server). Default 250 ms.
+   */
+  idlePollIntervalMs?: number;
+  /** With a commit signal, how long after a commit subscriptions read it (PollingSource.commits). Default 0. */
+  commitSettleMs?: number;
   /**
    * Commit on a writer thread so the fsync of each batch never blocks this thread's event loop.
    * Needs a file (not ':memory:'). Default false: the HTTP server turns it on.
@@ -63,6 +79,10 @@ const COLUMNS = 'position, stream_id, version, event_id, type, schema_version, d
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
+  private readonly idlePollIntervalMs: number;
+  private readonly commitSettleMs: number;
+  /** The writer thread's commits, when this process has one (this store's or another's). */
+  private readonly commits: CommitSignal | null;
   private readonly statements: {
     readStream: Database.Statement;
     streamVersion: Database.Statement;
@@ -89,6 +109,10 @@ export class SqliteEventStore implements EventStore {
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.idlePollIntervalMs = options.idlePollIntervalMs ?? 250;
+    this.commitSettleMs = options.commitSettleMs ?? 0;
+    const startsWriter = !options.writerPort && options.writerThread === true && options.filename !== ':memory:';
+    this.commits = startsWriter ? CommitSignal.create() : options.commitSignal ? CommitSignal.of(options.commitSignal) : null;
     this.db = new Database(options.filename);
     prepareEventsDatabase(this.db);
     this.statements = {
@@ -109,8 +133,8 @@ export class SqliteEventStore implements EventStore {
         this.failInFlight(new Error('the event store writer has closed'));
       });
       options.writerPort.unref();
-    } else if (options.writerThread && options.filename !== ':memory:') {
-      const thread = startWriterThread(options.filename);
+    } else if (startsWriter) {
+      const thread = startWriterThread(options.filename, this.commits!);
       this.writer = this.writerThread = thread;
       thread.on('message', (reply: WriterReply) => {
         if (reply.type === 'result') this.onBatchWritten(reply.id, reply.result);
@@ -133,6 +157,11 @@ export class SqliteEventStore implements EventStore {
     const { port1, port2 } = new MessageChannel();
     this.writerThread.postMessage({ type: 'port', port: port1 } satisfies WriterMessage, [port1]);
     return port2;
+  }
+
+  /** The writer thread's commit signal, to hand to a store on another thread; null without a writer thread. */
+  commitSignal(): SharedArrayBuffer | null {
+    return this.commits?.buffer ?? null;
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
@@ -203,6 +232,7 @@ export class SqliteEventStore implements EventStore {
           return () => this.wakeListeners.delete(listener);
         },
         pollIntervalMs: this.pollIntervalMs,
+        commits: this.commits ? { signal: this.commits, idlePollMs: this.idlePollIntervalMs, settleMs: this.commitSettleMs } : undefined,
       },
       options,
       (finished) => this.subscriptions.delete(finished),

@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { isMainThread, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
+import { CommitSignal } from './commit-signal';
 import { type BatchItem, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
 
 export type WriterMessage =
@@ -20,10 +21,16 @@ export type WriterMessage =
   | { type: 'port'; port: MessagePort };
 export type WriterReply = { type: 'result'; id: number; result: BatchResult } | { type: 'closed' };
 
-export function startWriterThread(filename: string): Worker {
+interface WriterData {
+  sqliteWriterFile?: string;
+  /** CommitSignal.buffer: told after every commit that stored events. */
+  commitSignal?: SharedArrayBuffer;
+}
+
+export function startWriterThread(filename: string, commits: CommitSignal): Worker {
   // Run from the sources (tsx) the thread needs the TypeScript loader too; compiled JavaScript does not.
   const bootstrap = `${__filename.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(__filename)});`;
-  return new Worker(bootstrap, { eval: true, workerData: { sqliteWriterFile: filename } });
+  return new Worker(bootstrap, { eval: true, workerData: { sqliteWriterFile: filename, commitSignal: commits.buffer } satisfies WriterData });
 }
 
 /** Most appends committed in one transaction; the rest wait for the next one. */
@@ -35,7 +42,7 @@ interface Received {
   batch: BatchItem[];
 }
 
-function runInThread(filename: string): void {
+function runInThread(filename: string, commits: CommitSignal): void {
   const db = new Database(filename);
   prepareEventsDatabase(db);
   const write = createBatchWriter(db);
@@ -56,7 +63,10 @@ function runInThread(filename: string): void {
         group.push(next);
         items += next.batch.length;
       }
-      answer(group, write(group.length === 1 ? group[0]!.batch : group.flatMap((r) => r.batch)));
+      const result = write(group.length === 1 ? group[0]!.batch : group.flatMap((r) => r.batch));
+      // Subscriptions on every thread of the process read these events now, not at their next poll.
+      if (result.ok && result.outcomes.some((outcome) => outcome.ok)) commits.committed();
+      answer(group, result);
     }
   };
 
@@ -99,5 +109,5 @@ function answer(group: Received[], result: BatchResult): void {
   }
 }
 
-const file = !isMainThread ? (workerData as { sqliteWriterFile?: string } | null)?.sqliteWriterFile : undefined;
-if (file) runInThread(file);
+const data = !isMainThread ? (workerData as WriterData | null) : null;
+if (data?.sqliteWriterFile && data.commitSignal) runInThread(data.sqliteWriterFile, CommitSignal.of(data.commitSignal));
