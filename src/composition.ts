@@ -144,6 +144,8 @@ export interface Gateway {
    * BuildOptions.writerPort), or null when the store has no writer thread (PostgreSQL, EventStoreDB).
    */
   openWriterPort(): MessagePort | null;
+  /** The event store writer's commit signal for subscriptions on another thread (BuildOptions.commitSignal), or null. */
+  commitSignal(): SharedArrayBuffer | null;
   /** Where the blocked-URLs gauge reads from when callbacks are delivered on another thread. */
   readBlockedUrlsFrom(reading: () => number): void;
   close(): Promise<void>;
@@ -160,6 +162,10 @@ export interface BuildOptions {
   writerThread?: boolean;
   /** Commit SQLite appends through another thread's writer (Gateway.openWriterPort), as the process's one writer. */
   writerPort?: MessagePort;
+  /** The commit signal of that writer (Gateway.commitSignal): event subscriptions read its commits at once. */
+  commitSignal?: SharedArrayBuffer;
+  /** How long after a commit of that writer event subscriptions read it; default 0. */
+  eventCommitSettleMs?: number;
   /** How often event subscriptions look for appends they were not told of; the store's default otherwise. */
   eventPollIntervalMs?: number;
   /** Sends callbacks; default: HTTP. */
@@ -218,6 +224,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     ...eventStoreTarget(config),
     writerThread: options.writerThread,
     writerPort: options.writerPort,
+    commitSignal: options.commitSignal,
+    commitSettleMs: options.eventCommitSettleMs,
     pollIntervalMs: options.eventPollIntervalMs,
   });
   const rawStore: EventStore = new MeasuredEventStore(adapter, metrics);
@@ -549,6 +557,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     notifier,
     callbackQueries,
     openWriterPort: () => (adapter instanceof SqliteEventStore ? adapter.openWriterPort() : null),
+    commitSignal: () => (adapter instanceof SqliteEventStore ? adapter.commitSignal() : null),
     readBlockedUrlsFrom: (reading) => (blockedUrlsReading = reading),
     async close() {
       testClock.stop();

@@ -59,7 +59,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   if (!logCheck.ok) gateway.logger.error('started on an event log that failed verification', { broken: describeBroken(logCheck.broken!) });
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
-    const thread = await startProjectorThread(config, gateway.logger);
+    const thread = await startProjectorThread(config, gateway.logger, gateway.commitSignal());
     gateway.readModels.hurryProjectorWith((position) => thread.hurry(position));
     stops.push(() => thread.stop());
   }
@@ -78,6 +78,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
     const counts = new Map<string, CountsSnapshot>();
     const threads = await startBackgroundThreads(config, gateway.logger, {
       writerPort: () => gateway.openWriterPort(),
+      commitSignal: gateway.commitSignal(),
       onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
       onCounts: (thread, snapshot) => counts.set(thread, snapshot),
     });

@@ -22,10 +22,12 @@ import { lowerThisThreadPriority } from './thread-priority';
 import { runAsWorkerThread, startWorkerThread, type ThreadContext, type WorkerThread } from './worker-thread';
 
 /**
- * The threads learn of the API's appends by looking for them, not by being told: often, because a
- * callback's delay counts from the append (the look is one indexed read).
+ * The threads learn of the API's appends from the writer's commit signal. A callback's delay counts
+ * from the append, so they read 2 ms after a commit (a SALE's intent and outcome often together);
+ * under load, at most one read every 10 ms, each taking what those commits appended.
  */
 const POLL_INTERVAL_MS = 10;
+const COMMIT_SETTLE_MS = 2;
 /** How often a thread reports its readings (counts, blocked URLs) to the process's metrics. */
 const READING_INTERVAL_MS = 1_000;
 /** The workers wait for cores behind requests and callbacks, like the projector (thread-priority.ts). */
@@ -34,6 +36,8 @@ const WORKERS_NICENESS = 10;
 export interface BackgroundThreadOptions {
   /** A channel to the process's event store writer (Gateway.openWriterPort), one per thread. */
   writerPort: () => MessagePort | null;
+  /** That writer's commit signal (Gateway.commitSignal): the notifier reads each commit at once. */
+  commitSignal: SharedArrayBuffer | null;
   /** Told the number of callback URLs the notifier is holding back. */
   onBlockedUrls: (count: number) => void;
   /** Told what a thread's work counted (callbacks, scheduled payments, appends), to show in the process's metrics. */
@@ -45,6 +49,7 @@ export async function startBackgroundThreads(config: GatewayConfig, logger: Logg
   const start = (name: 'notifier' | 'workers') =>
     startWorkerThread(name, __filename, config, logger, {
       port: options.writerPort,
+      commitSignal: options.commitSignal,
       onReading: (reading) => {
         const { blockedUrls, counts } = reading as { blockedUrls?: unknown; counts?: unknown };
         if (typeof blockedUrls === 'number') options.onBlockedUrls(blockedUrls);
@@ -56,7 +61,7 @@ export async function startBackgroundThreads(config: GatewayConfig, logger: Logg
 
 /** A gateway for a thread of the `all` process: its appends through the writer port, following the test clock. */
 async function threadGateway(config: GatewayConfig, context: ThreadContext): Promise<Gateway> {
-  const gateway = await buildGateway(config, { withProjector: false, writerPort: context.port ?? undefined, eventPollIntervalMs: POLL_INTERVAL_MS });
+  const gateway = await buildGateway(config, { withProjector: false, writerPort: context.port ?? undefined, commitSignal: context.commitSignal ?? undefined, eventCommitSettleMs: COMMIT_SETTLE_MS, eventPollIntervalMs: POLL_INTERVAL_MS });
   // The sandbox's test clock is moved through the API; follow it here too.
   gateway.testClock.follow();
   return gateway;

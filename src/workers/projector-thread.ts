@@ -16,7 +16,11 @@ import type { GatewayConfig } from '../config';
 import { lowerThisThreadPriority } from './thread-priority';
 import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';
 
-/** How often the thread looks for appends made by the API thread (a cheap indexed read). */
+/**
+ * The writer's commit signal wakes the thread; it reads 5 ms after a commit, and at most every 5 ms,
+ * so that it reads a request's commits together, off the cores while that request is at work, and
+ * under load what 5 ms of commits appended at once.
+ */
 const POLL_INTERVAL_MS = 5;
 
 /**
@@ -35,8 +39,9 @@ export interface ProjectorThread extends WorkerThread {
   hurry(position: bigint): void;
 }
 
-export async function startProjectorThread(config: GatewayConfig, logger: Logger): Promise<ProjectorThread> {
-  const thread = await startWorkerThread('projector', __filename, config, logger);
+/** `commitSignal`: the event store writer's (Gateway.commitSignal), when it is a thread of this process. */
+export async function startProjectorThread(config: GatewayConfig, logger: Logger, commitSignal: SharedArrayBuffer | null): Promise<ProjectorThread> {
+  const thread = await startWorkerThread('projector', __filename, config, logger, { commitSignal });
   const hurry = (position: bigint): void => {
     const message: HurryMessage = { type: 'hurry', position: position.toString() };
     thread.send(message);
@@ -59,6 +64,8 @@ runAsWorkerThread('projector', async (config, report, context) => {
       databaseUrl: config.databaseUrl ?? undefined,
       esdbUrl: config.esdbUrl ?? undefined,
       pollIntervalMs: POLL_INTERVAL_MS,
+      commitSignal: context.commitSignal ?? undefined,
+      commitSettleMs: POLL_INTERVAL_MS,
     }),
   );
   const db = createReadModelDb(readModelTarget(config));

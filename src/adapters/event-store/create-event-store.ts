@@ -18,6 +18,10 @@ export interface EventStoreConfig {
   writerThread?: boolean;
   /** For `sqlite`: commit through another store's writer thread (SqliteEventStore.openWriterPort). */
   writerPort?: MessagePort;
+  /** For `sqlite`: a writer thread's commit signal (SqliteEventStore.commitSignal), so subscriptions read its commits at once. */
+  commitSignal?: SharedArrayBuffer;
+  /** For `sqlite` with a commit signal: how long after a commit subscriptions read it. */
+  commitSettleMs?: number;
 }
 
 /**
@@ -32,6 +36,8 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         pollIntervalMs: config.pollIntervalMs,
         writerThread: config.writerThread,
         writerPort: config.writerPort,
+        commitSignal: config.commitSignal,
+        commitSettleMs: config.commitSettleMs,
       });
     case 'postgres':
       return PostgresEventStore.create({
