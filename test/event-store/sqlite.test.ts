@@ -206,6 +206,24 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
     await subscription.stop();
   });
 
+  it('after a burst of its own appends (a notifier recording deliveries), still reads the next commit within a poll interval', async () => {
+    const owner = new SqliteEventStore({ filename: file, writerThread: true });
+    open.push(owner);
+    // Its own appends wake it at once, whatever its read budget says: they must not run up a debt it pays later.
+    const notifier = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()!, pollIntervalMs: 20, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+    open.push(notifier);
+    const seen: StoredEvent[] = [];
+    const subscription = notifier.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    for (let i = 0; i < 100; i++) {
+      await notifier.append(streamName(), newEvents(1), NO_STREAM);
+      await delay(1);
+    }
+    await waitFor(() => seen.length === 100, 'its own appends', 5000);
+    await owner.append(streamName(), newEvents(1), NO_STREAM);
+    await waitFor(() => seen.length === 101, 'the next commit, within a few poll intervals', 500);
+    await subscription.stop();
+  });
+
   it('without a writer thread there is no signal to hand out', async () => {
     const store = new SqliteEventStore({ filename: file });
     open.push(store);

@@ -142,23 +142,28 @@ const BATCH_SIZE = 500;
 const READ_BURST = 4;
 
 /**
- * Reads a subscription woken by commits may make: one every `intervalMs` in the long run, up to
- * READ_BURST at once. A payment's few commits, alone, are each read as they come (a SALE commits its
- * intent and its outcome milliseconds apart, and its callback waits for the second); a busy writer's
- * are read one interval's worth at a time, as polling did.
+ * Reads a subscription woken by commits may make: the time it sleeps earns them, one per `intervalMs`,
+ * up to READ_BURST. A payment's few commits, after a quiet spell, are each read as they come (a SALE
+ * commits its intent and its outcome milliseconds apart, and its callback waits for the second); a
+ * busy writer's are read one interval after the subscription has handled the last read, as polling
+ * did, however long handling took.
  */
 class ReadBudget {
   private tokens = READ_BURST;
-  private at = 0;
 
   constructor(private readonly intervalMs: number) {}
 
-  /** Takes a read; returns how long to wait before making it. */
-  take(now: number): number {
+  asleep(ms: number): void {
+    if (this.intervalMs <= 0) return;
+    this.tokens = Math.min(READ_BURST, this.tokens + ms / this.intervalMs);
+  }
+
+  /** Takes a read; returns how long to sleep before making it. */
+  take(): number {
     if (this.intervalMs <= 0) return 0;
-    this.tokens = Math.min(READ_BURST, this.tokens + (now - this.at) / this.intervalMs);
-    this.at = now;
-    this.tokens -= 1;
+    // Never more than one read in debt: reads a wake-up made without asking (this store's own
+    // appends) must not add up to a long silence once they stop.
+    this.tokens = Math.max(0, this.tokens) - 1;
     return this.tokens >= 0 ? 0 : -this.tokens * this.intervalMs;
   }
 }
@@ -253,11 +258,18 @@ export class PollingSubscription implements Subscription {
   private async sleepUntilCommit(commitsSeen: number): Promise<void> {
     const { signal, idlePollMs, settleMs } = this.source.commits!;
     // Under load the next commit came while this one was read: no waiting for the signal then.
-    if (signal.count() === commitsSeen) await this.sleep(idlePollMs, signal.changedSince(commitsSeen, idlePollMs));
+    if (signal.count() === commitsSeen) await this.asleep(idlePollMs, signal.changedSince(commitsSeen, idlePollMs));
     // The wait comes after the commit, not before it: what else commits meanwhile is read with it.
     // One timer for both reasons to wait, as every wake-up of the thread costs.
-    const wait = Math.max(settleMs, this.readBudget.take(performance.now()));
-    if (wait > 0) await this.sleep(wait);
+    const wait = Math.max(settleMs, this.readBudget.take());
+    if (wait > 0) await this.asleep(wait);
+  }
+
+  /** `sleep`, earning the read budget the time actually slept. */
+  private async asleep(ms: number, until?: Promise<void>): Promise<void> {
+    const since = performance.now();
+    await this.sleep(ms, until);
+    this.readBudget.asleep(performance.now() - since);
   }
 
   /** Sleeps until woken, stopped, `until` settles or the time has passed. */
