@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { exactly, NO_STREAM, type StoredEvent, WrongExpectedVersionError } from '../../src/application/ports/event-store';
-import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { exactly, NO_STREAM, type StoredEvent, type Subscription, WrongExpectedVersionError } from '../../src/application/ports/event-store';
+import { SqliteEventStore, type SqliteEventStoreOptions } from '../../src/adapters/event-store/sqlite-event-store';
 import { verifyEventLog } from '../../src/application/audit/verifier';
 import {
   delay,
@@ -120,6 +120,18 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
     rmSync(dir, { recursive: true, force: true });
   });
 
+  function openStore(options: Omit<SqliteEventStoreOptions, 'filename'>): SqliteEventStore {
+    const store = new SqliteEventStore({ filename: file, ...options });
+    open.push(store);
+    return store;
+  }
+
+  /** Subscribes to `store` from the start; `seen` fills as events are handed over. */
+  function follow(store: SqliteEventStore): { seen: StoredEvent[]; subscription: Subscription } {
+    const seen: StoredEvent[] = [];
+    return { seen, subscription: store.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) }) };
+  }
+
   /** Counts the subscription reads of `store` (each look for new events is one). */
   function countReads(store: SqliteEventStore): { count: number } {
     const reads = { count: 0 };
@@ -133,14 +145,11 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   }
 
   it('a store on another thread (the projector\'s) reads a commit at once, and does not read an idle store every few milliseconds', async () => {
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    open.push(owner);
+    const owner = openStore({ writerThread: true });
     // A reader of its own, as the projector's thread has: it writes nothing, so only the signal can wake it.
-    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    open.push(reader);
+    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
     const reads = countReads(reader);
-    const seen: StoredEvent[] = [];
-    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    const { seen, subscription } = follow(reader);
 
     await delay(300);
     // One read on start, maybe one more: not one every 5 ms.
@@ -152,13 +161,10 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   });
 
   it('the writer\'s own store reads what another thread committed through its port at once', async () => {
-    const owner = new SqliteEventStore({ filename: file, writerThread: true, pollIntervalMs: 5, idlePollIntervalMs: 60_000 });
-    open.push(owner);
-    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
-    open.push(other);
+    const owner = openStore({ writerThread: true, pollIntervalMs: 5, idlePollIntervalMs: 60_000 });
+    const other = openStore({ writerPort: owner.openWriterPort()! });
     const reads = countReads(owner);
-    const seen: StoredEvent[] = [];
-    const subscription = owner.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    const { seen, subscription } = follow(owner);
     await delay(300);
     expect(reads.count).to.be.at.most(2);
     await other.append(streamName(), newEvents(1), NO_STREAM);
@@ -167,12 +173,9 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   });
 
   it('reads a busy writer\'s commits a batch at a time, at most about one read per poll interval', async () => {
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    open.push(owner);
-    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 50, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    open.push(reader);
-    const seen: StoredEvent[] = [];
-    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    const owner = openStore({ writerThread: true });
+    const reader = openStore({ pollIntervalMs: 50, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+    const { seen, subscription } = follow(reader);
     await delay(50);
     const reads = countReads(reader);
     const started = performance.now();
@@ -189,12 +192,9 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   });
 
   it('reads a commit the settling time after it, together with what committed meanwhile', async () => {
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    open.push(owner);
-    const reader = new SqliteEventStore({ filename: file, pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 100 });
-    open.push(reader);
-    const seen: StoredEvent[] = [];
-    const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    const owner = openStore({ writerThread: true });
+    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 100 });
+    const { seen, subscription } = follow(reader);
     await delay(50);
     const reads = countReads(reader);
     // A SALE's intent and outcome, a few milliseconds apart.
@@ -207,13 +207,10 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   });
 
   it('after a burst of its own appends (a notifier recording deliveries), still reads the next commit within a poll interval', async () => {
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    open.push(owner);
+    const owner = openStore({ writerThread: true });
     // Its own appends wake it at once, whatever its read budget says: they must not run up a debt it pays later.
-    const notifier = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()!, pollIntervalMs: 20, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    open.push(notifier);
-    const seen: StoredEvent[] = [];
-    const subscription = notifier.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
+    const notifier = openStore({ writerPort: owner.openWriterPort()!, pollIntervalMs: 20, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+    const { seen, subscription } = follow(notifier);
     for (let i = 0; i < 100; i++) {
       await notifier.append(streamName(), newEvents(1), NO_STREAM);
       await delay(1);
@@ -225,8 +222,7 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
   });
 
   it('without a writer thread there is no signal to hand out', async () => {
-    const store = new SqliteEventStore({ filename: file });
-    open.push(store);
+    const store = openStore({});
     expect(store.commitSignal()).to.equal(null);
   });
 });
