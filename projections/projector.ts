@@ -160,7 +160,10 @@ export class Projector {
         },
       };
       this.waiters.add(waiter);
-      // Someone is reading their own write: do not let it wait out a gathering pause.
+      // Someone is reading their own write: do not let it wait out a gathering pause, nor the
+      // subscription's settling time or poll when what it waits for is not even read yet.
+      const buffered = this.buffer.length > 0 ? this.buffer[this.buffer.length - 1].position : this.bufferAfter;
+      if (buffered === null || buffered < position) this.subscription?.hurry?.();
       if (this.buffer.length > 0) void this.flush();
     });
   }

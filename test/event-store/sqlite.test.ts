@@ -221,6 +221,21 @@ describe('SQLite event store subscriptions told of the writer thread\'s commits'
     await subscription.stop();
   });
 
+  it('a hurried subscription (a reader waits for its own write) reads a commit at once instead of after its settling time', async () => {
+    const owner = openStore({ writerThread: true });
+    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 60_000 });
+    const { seen, subscription } = follow(reader);
+    await delay(50);
+    await owner.append(streamName(), newEvents(1), NO_STREAM);
+    await delay(50);
+    expect(seen, 'still settling').to.have.length(0);
+
+    subscription.hurry!();
+
+    await waitFor(() => seen.length === 1, 'the commit, long before the settling time ends', 2000);
+    await subscription.stop();
+  });
+
   it('without a writer thread there is no signal to hand out', async () => {
     const store = openStore({});
     expect(store.commitSignal()).to.equal(null);

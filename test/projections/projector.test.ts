@@ -7,6 +7,8 @@ import { allProjections } from '../../projections';
 import { transactionsProjection } from '../../projections/transactions/module';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { foldPayment } from '../../src/domain/payment/state';
+import { PollingSubscription } from '../../src/adapters/event-store/shared';
+import type { EventStore } from '../../src/application/ports/event-store';
 import { MemoryEventStore } from '../support/memory-event-store';
 import {
   appendMerchantEvents,
@@ -30,6 +32,18 @@ function settledSale(overrides: Parameters<typeof paymentInitiated>[0] = {}): Pa
 }
 
 const idOf = (events: PaymentEvent[]): string => events[0].data.paymentId;
+
+/** `store`, whose subscriptions find new events only at their poll every `pollIntervalMs`, or when hurried. */
+function pollingOnly(store: MemoryEventStore, pollIntervalMs: number): EventStore {
+  return Object.assign(Object.create(store) as MemoryEventStore, {
+    subscribeToAll: (options: Parameters<EventStore['subscribeToAll']>[0]) =>
+      new PollingSubscription(
+        { readAfter: (after, maxCount) => store.readAll({ after, maxCount }), onWake: () => () => undefined, pollIntervalMs },
+        options,
+        () => undefined,
+      ),
+  });
+}
 
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -199,6 +213,23 @@ forEachDialect('projector', (fixture) => {
 
         expect(await waiting, 'not held back by the gathering').to.equal(true);
         expect(await fixture().readModels.paymentById(id)).to.include({ status: 'SETTLED' });
+      } finally {
+        await projector.stop();
+      }
+    });
+
+    it('has its subscription look for what a reader waits for at once, not at its next poll', async function () {
+      const { store } = fixture();
+      // A store that finds new events only by polling, once a minute, as a reader on another thread
+      // with a long settling time would.
+      const projector = fixture().newProjector({ store: pollingOnly(store, 60_000) });
+      await projector.start();
+      try {
+        const sale = settledSale();
+        await appendPaymentEvents(store, idOf(sale), sale);
+
+        expect(await projector.waitFor((await store.headPosition())!, 2000), 'read at once, not after a minute').to.equal(true);
+        expect(await fixture().readModels.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
       } finally {
         await projector.stop();
       }

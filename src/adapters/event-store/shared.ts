@@ -207,6 +207,10 @@ export class PollingSubscription implements Subscription {
     await this.finished;
   }
 
+  hurry(): void {
+    this.wake();
+  }
+
   private wake(): void {
     this.wakePending = true;
     const waiter = this.wakeWaiter;

@@ -83,6 +83,12 @@ export interface ReadAllOptions {
 export interface Subscription {
   /** Stops the subscription; resolves when no handler call is running any more. */
   stop(): Promise<void>;
+  /**
+   * Someone waits for what is already in the store (a merchant reading its own write): look for
+   * it now rather than after a settling time or at the next poll. Subscriptions that are handed
+   * every event as it is stored have nothing to hurry and leave it out.
+   */
+  hurry?(): void;
 }
 
 export interface SubscribeOptions {
