@@ -32,6 +32,11 @@ export interface ProjectorOptions {
    * pause. A `waitFor` caller is never kept waiting by it.
    */
   gatherMs?: number;
+  /**
+   * Told after each batch's transactions, committed or not: a reader on another thread that waits
+   * for the checkpoints looks again then instead of at its next poll.
+   */
+  onApplied?(): void;
 }
 
 /** Another writer advanced a checkpoint under us: its rows are in the database, ours must not be. */
@@ -66,6 +71,7 @@ export class Projector {
   private readonly retryDelayMs: number;
   private readonly reportError: (error: unknown) => void;
   private readonly gatherMs: number;
+  private readonly onApplied: (() => void) | undefined;
 
   private readonly checkpointByName = new Map<string, bigint | null>();
   private loading: Promise<void> | null = null;
@@ -91,6 +97,7 @@ export class Projector {
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.gatherMs = Math.max(0, options.gatherMs ?? 0);
+    this.onApplied = options.onApplied;
     this.reportError =
       options.onError ?? ((error) => console.error('read-model projector failed, will resubscribe:', error));
     const names = new Set(this.projections.map((p) => p.name));
@@ -291,6 +298,7 @@ export class Projector {
     // separate connections; SQLite's single connection simply takes them in turn.
     const outcomes = await Promise.allSettled(this.projections.map((projection) => this.applyTo(projection, batch)));
     this.notifyWaiters();
+    this.onApplied?.();
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;
     // The HTTP API runs on this event loop too: let it in between batches.

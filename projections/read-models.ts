@@ -40,6 +40,17 @@ export interface ReadModelsOptions {
   pollIntervalMs?: number;
 }
 
+/** A projector this process runs on another thread, as `catchUpToHead` reaches it. */
+export interface ProjectorElsewhere {
+  /** Told the position a reader waits for: it reads and applies it at once instead of gathering more. */
+  hurry(position: bigint): void;
+  /**
+   * Changes after each batch it applies (a counter in shared memory, commit-signal.ts): a reader
+   * looks at the checkpoints then instead of at its next poll.
+   */
+  applied?: { count(): number; changedSince(seen: number, timeoutMs: number): Promise<void> };
+}
+
 const DEFAULT_PROJECTIONS = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCHANTS_PROJECTION, SCHEDULES_PROJECTION];
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,7 +70,7 @@ export class ReadModels
   private readonly projector: Projector | undefined;
   private readonly projectionNames: string[];
   private readonly pollIntervalMs: number;
-  private hurry: ((position: bigint) => void) | null = null;
+  private elsewhere: ProjectorElsewhere | null = null;
 
   constructor(options: ReadModelsOptions) {
     this.db = options.db;
@@ -146,13 +157,9 @@ export class ReadModels
     return result;
   }
 
-  /**
-   * Tells `catchUpToHead` how to reach a projector of this process that runs elsewhere (its own
-   * thread): told the position a reader waits for, it applies it as soon as it reads it instead of
-   * gathering more events first.
-   */
-  hurryProjectorWith(hurry: (position: bigint) => void): void {
-    this.hurry = hurry;
+  /** Tells `catchUpToHead` how to reach a projector of this process that runs on its own thread. */
+  followProjectorElsewhere(projector: ProjectorElsewhere): void {
+    this.elsewhere = projector;
   }
 
   /**
@@ -165,13 +172,18 @@ export class ReadModels
     if (head === null) return true;
     if (this.projector) return this.projector.waitFor(head, Math.max(0, deadline - Date.now()));
     // The projector lives on another thread or in another process: its committed checkpoints are all we can see.
+    const applied = this.elsewhere?.applied;
     for (let first = true; ; first = false) {
+      // Taken before looking: a batch applied while we look ends the wait after it.
+      const appliedSeen = applied?.count();
       const checkpoints = await this.checkpoints();
       if (this.projectionNames.every((name) => checkpoints[name] !== undefined && checkpoints[name] >= head)) return true;
-      if (first) this.hurry?.(head);
+      if (first) this.elsewhere?.hurry(head);
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await sleep(Math.min(this.pollIntervalMs, left));
+      const wait = Math.min(this.pollIntervalMs, left);
+      // The poll stays: a projector in another process is seen only by it.
+      await (applied ? applied.changedSince(appliedSeen!, wait) : sleep(wait));
     }
   }
 }

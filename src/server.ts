@@ -60,7 +60,7 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   const stops: Array<() => Promise<void> | void> = [];
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger, gateway.commitSignal());
-    gateway.readModels.hurryProjectorWith((position) => thread.hurry(position));
+    gateway.readModels.followProjectorElsewhere(thread);
     stops.push(() => thread.stop());
   }
   if (gateway.projector) {

@@ -8,10 +8,12 @@ import path from 'node:path';
 import { allProjections } from '../../projections';
 import { createReadModelDb } from '../../projections/database';
 import { Projector } from '../../projections/projector';
+import { CommitSignal } from '../adapters/event-store/commit-signal';
 import { createEventStore } from '../adapters/event-store/create-event-store';
 import type { Logger } from '../application/ports/logger';
 import { withUpcasting } from '../application/upcasting';
 import { readModelTarget } from '../composition';
+import type { ProjectorElsewhere } from '../../projections/read-models';
 import type { GatewayConfig } from '../config';
 import { lowerThisThreadPriority } from './thread-priority';
 import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';
@@ -33,20 +35,23 @@ const PROJECTOR_NICENESS = 10;
 /** Longest a reader's request to hurry keeps the projector from gathering (catchUpToHead's own wait). */
 const HURRY_TIMEOUT_MS = 2000;
 
-/** The projector's thread, and a way for the HTTP thread's readers to hurry it. */
-export interface ProjectorThread extends WorkerThread {
-  /** A reader waits for `position`: apply it as soon as it is read instead of gathering more. */
+/** The projector's thread, and how the HTTP thread's readers reach it (ReadModels.followProjectorElsewhere). */
+export interface ProjectorThread extends WorkerThread, ProjectorElsewhere {
+  /** A reader waits for `position`: read and apply it at once instead of settling and gathering first. */
   hurry(position: bigint): void;
+  /** Changes after every batch the thread applies. */
+  applied: CommitSignal;
 }
 
 /** `commitSignal`: the event store writer's (Gateway.commitSignal), when it is a thread of this process. */
 export async function startProjectorThread(config: GatewayConfig, logger: Logger, commitSignal: SharedArrayBuffer | null): Promise<ProjectorThread> {
-  const thread = await startWorkerThread('projector', __filename, config, logger, { commitSignal });
+  const applied = CommitSignal.create();
+  const thread = await startWorkerThread('projector', __filename, config, logger, { commitSignal, appliedSignal: applied.buffer });
   const hurry = (position: bigint): void => {
     const message: HurryMessage = { type: 'hurry', position: position.toString() };
     thread.send(message);
   };
-  return { ...thread, hurry };
+  return { ...thread, hurry, applied };
 }
 
 interface HurryMessage {
@@ -69,6 +74,7 @@ runAsWorkerThread('projector', async (config, report, context) => {
     }),
   );
   const db = createReadModelDb(readModelTarget(config));
+  const applied = context.appliedSignal ? CommitSignal.of(context.appliedSignal) : null;
   const projector = new Projector({
     store,
     db,
@@ -77,6 +83,8 @@ runAsWorkerThread('projector', async (config, report, context) => {
     // for its own write hurries it (below), and callbacks and analysts never notice 20 ms.
     gatherMs: config.projectorGatherMs,
     onError: report,
+    // The HTTP thread's status lookups wait on it rather than polling the checkpoints.
+    onApplied: applied ? () => applied.committed() : undefined,
   });
   // Waiting on the projector, as an in-process reader does, stops the gathering until it is reached.
   context.onMessage((message) => {

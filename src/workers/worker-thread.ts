@@ -21,6 +21,8 @@ export interface WorkerThreadOptions {
   port?: () => MessagePort | null;
   /** The event store writer's commit signal (Gateway.commitSignal), shared with the thread. */
   commitSignal?: SharedArrayBuffer | null;
+  /** A counter the thread bumps to tell the starter its work moved on (the projector: a batch applied). */
+  appliedSignal?: SharedArrayBuffer | null;
   /** Told what the thread reports with `post` (readings for the process's metrics). */
   onReading?: (reading: unknown) => void;
 }
@@ -31,6 +33,8 @@ export interface ThreadContext {
   port: MessagePort | null;
   /** The starting thread's `commitSignal`, if any. */
   commitSignal: SharedArrayBuffer | null;
+  /** The starting thread's `appliedSignal`, if any. */
+  appliedSignal: SharedArrayBuffer | null;
   /** Reports a reading to the starting thread's `onReading`. */
   post(reading: unknown): void;
   /** Hears what the starting thread `send`s, once the thread is ready. */
@@ -53,7 +57,8 @@ export async function startWorkerThread(
       // A TypeScript module (the sources, under tsx) needs the same loader on the thread; compiled JavaScript does not.
       const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
       const port = options.port?.() ?? null;
-      worker = new Worker(bootstrap, { eval: true, workerData: { role: name, config, port, commitSignal: options.commitSignal ?? null }, transferList: port ? [port] : [] });
+      const workerData = { role: name, config, port, commitSignal: options.commitSignal ?? null, appliedSignal: options.appliedSignal ?? null };
+      worker = new Worker(bootstrap, { eval: true, workerData, transferList: port ? [port] : [] });
       ready = false;
       worker.on('message', (message: Message) => {
         if (message.type === 'ready') {
@@ -94,14 +99,21 @@ export function runAsWorkerThread(
   name: string,
   start: (config: GatewayConfig, report: (error: unknown) => void, context: ThreadContext) => Promise<() => Promise<void>>,
 ): void {
-  const data = workerData as { role?: string; config?: GatewayConfig; port?: MessagePort | null; commitSignal?: SharedArrayBuffer | null } | null;
+  const data = workerData as {
+    role?: string;
+    config?: GatewayConfig;
+    port?: MessagePort | null;
+    commitSignal?: SharedArrayBuffer | null;
+    appliedSignal?: SharedArrayBuffer | null;
+  } | null;
   if (!parentPort || data?.role !== name || !data.config) return;
   const port = parentPort;
   const report = (error: unknown) => port.postMessage({ type: 'error', error: String(error) } satisfies Message);
   const post = (reading: unknown) => port.postMessage({ type: 'reading', reading } satisfies Message);
   const handlers: Array<(message: { type: string }) => void> = [];
   const onMessage = (handler: (message: { type: string }) => void) => void handlers.push(handler);
-  start(data.config, report, { port: data.port ?? null, commitSignal: data.commitSignal ?? null, post, onMessage })
+  const context = { port: data.port ?? null, commitSignal: data.commitSignal ?? null, appliedSignal: data.appliedSignal ?? null, post, onMessage };
+  start(data.config, report, context)
     .then((stop) => {
       port.on('message', (message: { type: string }) => {
         if (message.type !== 'stop') {

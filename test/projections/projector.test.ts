@@ -7,6 +7,7 @@ import { allProjections } from '../../projections';
 import { transactionsProjection } from '../../projections/transactions/module';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { foldPayment } from '../../src/domain/payment/state';
+import { CommitSignal } from '../../src/adapters/event-store/commit-signal';
 import { PollingSubscription } from '../../src/adapters/event-store/shared';
 import type { EventStore } from '../../src/application/ports/event-store';
 import { MemoryEventStore } from '../support/memory-event-store';
@@ -233,6 +234,26 @@ forEachDialect('projector', (fixture) => {
       } finally {
         await projector.stop();
       }
+    });
+
+    it('lets a reader on another thread wait on the batches it applies instead of polling the checkpoints', async function () {
+      const { store } = fixture();
+      const applied = CommitSignal.create();
+      // Gathering a while, so that the reader's first look finds nothing and it has to wait.
+      const projector = fixture().newProjector({ gatherMs: 300, onApplied: () => applied.committed() });
+      const api = new ReadModels({ db: await fixture().openDb(), store, pollIntervalMs: 60_000 });
+      const hurried: bigint[] = [];
+      api.followProjectorElsewhere({ hurry: (position) => void hurried.push(position), applied });
+      await projector.start();
+
+      const sale = settledSale();
+      await appendPaymentEvents(store, idOf(sale), sale);
+      const started = Date.now();
+      expect(await api.catchUpToHead(5000)).to.equal(true);
+
+      expect(Date.now() - started, 'woken by the batch, not by the one-minute poll').to.be.below(2000);
+      expect(hurried).to.deep.equal([(await store.headPosition())!]);
+      expect(await api.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
     });
 
     it('lets a second process read its own writes by polling the checkpoints', async function () {

@@ -4,10 +4,17 @@
  * status lookup waiting for its SALE tells that thread, which then writes at once.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createReadModelDb, migrateReadModels } from '../../projections/database';
+import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { createJsonLogger } from '../../src/adapters/logging/json-logger';
+import { NO_STREAM } from '../../src/application/ports/event-store';
+import { readModelTarget } from '../../src/composition';
 import { loadConfig } from '../../src/config';
+import { startProjectorThread } from '../../src/workers/projector-thread';
 import { orderIdHash } from '../../src/domain/signatures';
 import { runGateway, type RunningGateway } from '../../src/server';
 import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
@@ -54,6 +61,32 @@ describe('the projector on its own thread of a running gateway', function () {
       });
 
       expect(status).to.include({ result: 'SUCCESS', status: 'SETTLED', order_id: orderId, trans_id: sale.trans_id });
+    }
+  });
+});
+
+describe('the projector\'s thread, as the HTTP thread\'s status lookups follow it', function () {
+  this.timeout(30_000);
+
+  it('tells, through its applied signal, each batch it writes: a lookup waits on that, not on a poll of the checkpoints', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'projector-thread-applied-'));
+    const config = loadConfig({ DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' });
+    const readDb = createReadModelDb(readModelTarget(config));
+    await migrateReadModels(readDb);
+    const store = new SqliteEventStore({ filename: join(dataDir, 'events.db'), writerThread: true });
+    const thread = await startProjectorThread(config, createJsonLogger('silent'), store.commitSignal());
+    try {
+      const before = thread.applied.count();
+      await store.append(`probe-${randomUUID()}`, [{ id: randomUUID(), type: 'ProbeRecorded', schemaVersion: 1, data: {} }], NO_STREAM);
+
+      await thread.applied.changedSince(before, 5000);
+
+      expect(thread.applied.count(), 'a batch applied').to.not.equal(before);
+    } finally {
+      await thread.stop();
+      await store.close();
+      await readDb.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,8 @@
  * wakes whoever waits on it (`Atomics.notify`); a reader remembers the count it saw before reading
  * and waits for it to change (`Atomics.waitAsync`), so a commit made while it read is never missed.
  * Nothing is sent to a thread that is not waiting, so a busy reader pays nothing for commits.
+ * The projector's thread bumps one of its own after each batch it applies, for the status
+ * lookups of the HTTP thread that wait for their own writes (workers/projector-thread.ts).
  */
 export class CommitSignal {
   private readonly counter: Int32Array;
