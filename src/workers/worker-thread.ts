@@ -57,8 +57,8 @@ export async function startWorkerThread(
       // A TypeScript module (the sources, under tsx) needs the same loader on the thread; compiled JavaScript does not.
       const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
       const port = options.port?.() ?? null;
-      const workerData = { role: name, config, port, commitSignal: options.commitSignal ?? null, appliedSignal: options.appliedSignal ?? null };
-      worker = new Worker(bootstrap, { eval: true, workerData, transferList: port ? [port] : [] });
+      const data = { role: name, config, port, commitSignal: options.commitSignal ?? null, appliedSignal: options.appliedSignal ?? null };
+      worker = new Worker(bootstrap, { eval: true, workerData: data, transferList: port ? [port] : [] });
       ready = false;
       worker.on('message', (message: Message) => {
         if (message.type === 'ready') {
