@@ -37,9 +37,7 @@ const HURRY_TIMEOUT_MS = 2000;
 
 /** The projector's thread, and how the HTTP thread's readers reach it (ReadModels.followProjectorElsewhere). */
 export interface ProjectorThread extends WorkerThread, ProjectorElsewhere {
-  /** A reader waits for `position`: read and apply it at once instead of settling and gathering first. */
-  hurry(position: bigint): void;
-  /** Changes after every batch the thread applies. */
+  /** Always there: the thread bumps it after every batch it applies. */
   applied: CommitSignal;
 }
 
