@@ -14,8 +14,20 @@
  * that is the process's only work (the scheduler in the `scheduler` role) must keep it, or the
  * process exits as soon as nothing else holds the event loop; a helper beside a server must not
  * keep a process alive that is otherwise done.
+ *
+ * A task that follows the event log can also be woken (`wakeOn`): when the log's writer in this
+ * process committed since the last pass began, the next pass starts `settleMs` later instead of
+ * at the end of the interval, which stays the pace for writes the signal does not see (another
+ * process's) and after failures.
  */
 import type { Logger } from './ports/logger';
+
+/** A counter that changes whenever new work may have arrived (the event store writer's commits). */
+export interface WakeSignal {
+  count(): number;
+  /** Resolves once the count differs from `seen`, or after `timeoutMs`. */
+  changedSince(seen: number, timeoutMs: number): Promise<void>;
+}
 
 export interface PeriodicOptions {
   /** Names the task in logs: a failure is logged as `<name> failed`. */
@@ -29,6 +41,8 @@ export interface PeriodicOptions {
   keepsProcessAlive: boolean;
   /** Longest pause after failures in a row. Default 30 s (never shorter than `intervalMs`). */
   maxBackoffMs?: number;
+  /** Start the next pass `settleMs` after `signal` changed, when that comes before the interval ends. */
+  wakeOn?: { signal: WakeSignal; settleMs: number };
 }
 
 export interface Periodic {
@@ -46,12 +60,15 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let failuresInARow = 0;
+  // Taken as each pass begins: a change after it may be work that pass did not see.
+  let seenAtPassStart = options.wakeOn?.signal.count() ?? 0;
 
   const pauseAfterThisPass = (): number =>
     failuresInARow === 0 ? options.intervalMs : Math.min(maxBackoffMs, options.intervalMs * 2 ** failuresInARow);
 
   const runOnce = (): Promise<void> => {
     if (current) return current;
+    if (options.wakeOn) seenAtPassStart = options.wakeOn.signal.count();
     const pass: Promise<void> = Promise.resolve()
       .then(() => options.run())
       .then(
@@ -70,13 +87,28 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
     return pass;
   };
 
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
+  const startAfter = (ms: number): NodeJS.Timeout => {
+    const started = setTimeout(() => {
       timer = null;
       void runOnce().then(schedule);
-    }, pauseAfterThisPass());
-    if (!options.keepsProcessAlive) timer.unref();
+    }, ms);
+    if (!options.keepsProcessAlive) started.unref();
+    return started;
+  };
+
+  const schedule = (): void => {
+    if (stopped) return;
+    const pause = pauseAfterThisPass();
+    const waiting = (timer = startAfter(pause));
+    const wakeOn = options.wakeOn;
+    // After a failure the backoff decides, or a busy log would hammer a store that is down.
+    if (!wakeOn || failuresInARow > 0) return;
+    const seen = seenAtPassStart;
+    void wakeOn.signal.changedSince(seen, pause).then(() => {
+      if (timer !== waiting || stopped || failuresInARow > 0 || wakeOn.signal.count() === seen) return;
+      clearTimeout(waiting);
+      timer = startAfter(wakeOn.settleMs);
+    });
   };
 
   schedule();

@@ -2,6 +2,7 @@
  * The periodic work a role runs besides serving, projecting or notifying: one list, started by the
  * `projector` and `scheduler` roles in their process and by `all` on its background thread.
  */
+import { CommitSignal } from '../adapters/event-store/commit-signal';
 import type { Gateway } from '../composition';
 import type { GatewayConfig } from '../config';
 import { startAuditCheckpointer } from './audit-checkpointer';
@@ -26,7 +27,8 @@ export function startProjectingWorkers(gateway: Gateway, config: GatewayConfig):
   stops.push(() => expiry.stop());
   const reconciler = startReconciler({ candidates: gateway.readModels, payments: gateway.payments, clock: gateway.clock, logger: gateway.logger });
   stops.push(() => reconciler.stop());
-  const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger });
+  const commits = gateway.commitSignal();
+  const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger, commits: commits ? CommitSignal.of(commits) : undefined });
   stops.push(() => feeder.stop());
   // The sandbox payout provider settles what nobody decided within its time (decisions.md §8).
   if (gateway.sandboxApm) {

@@ -1,12 +1,14 @@
 /**
  * The periodic helper every background loop runs on (scheduler, payer-action expiry, reconciler,
- * audit checkpoints): timed passes that never overlap, failures logged with a growing pause, a stop
- * that waits for the pass in progress, and a timer that keeps the process alive only when asked.
+ * audit checkpoints, payout balances): timed passes that never overlap, failures logged with a
+ * growing pause, a stop that waits for the pass in progress, a timer that keeps the process alive
+ * only when asked, and passes woken by the writer's commits for a task that follows the log.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import sinon from 'sinon';
+import { CommitSignal } from '../../src/adapters/event-store/commit-signal';
 import { startPeriodic, type Periodic, type PeriodicOptions } from '../../src/application/periodic';
 import type { Logger } from '../../src/application/ports/logger';
 
@@ -216,5 +218,78 @@ describe('periodic worker helper in a process of its own', function () {
     const code = await run.exited;
     expect(run.started()).to.equal(true);
     expect(code).to.equal(0);
+  });
+});
+
+describe('periodic worker helper woken by the event store writer\'s commits', function () {
+  this.timeout(20_000);
+  let workers: Periodic[];
+  const ONE_MINUTE = 60_000;
+  const start = (options: Omit<PeriodicOptions, 'logger' | 'keepsProcessAlive' | 'name'>) => {
+    const worker = startPeriodic({ name: 'woken task', logger: recordingLogger(), keepsProcessAlive: false, ...options });
+    workers.push(worker);
+    return worker;
+  };
+  const until = async (what: string, done: () => boolean, withinMs = 5_000) => {
+    const deadline = Date.now() + withinMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  beforeEach(() => (workers = []));
+  afterEach(async () => void (await Promise.all(workers.map((worker) => worker.stop()))));
+
+  it('Given a one-minute interval, when the writer commits, then the next pass starts after the settling time, not at the end of the minute', async function () {
+    const commits = CommitSignal.create();
+    const starts: number[] = [];
+    start({ intervalMs: ONE_MINUTE, wakeOn: { signal: commits, settleMs: 50 }, run: async () => void starts.push(performance.now()) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(starts, 'no pass before a commit').to.have.length(0);
+
+    const committedAt = performance.now();
+    commits.committed();
+    await until('a pass after the commit', () => starts.length === 1);
+    expect(starts[0]! - committedAt, 'waited the settling time').to.be.at.least(45);
+
+    commits.committed();
+    await until('a pass after the second commit', () => starts.length === 2);
+  });
+
+  it('Given a commit while a pass runs, then another pass follows it, since the running one may have read before it', async function () {
+    const commits = CommitSignal.create();
+    const held = deferred();
+    let passes = 0;
+    const worker = start({
+      intervalMs: ONE_MINUTE,
+      wakeOn: { signal: commits, settleMs: 10 },
+      run: async () => {
+        passes++;
+        if (passes === 1) await held.promise;
+      },
+    });
+    void worker.runOnce();
+    await until('the first pass runs', () => passes === 1);
+    commits.committed();
+    held.resolve();
+    await until('a second pass', () => passes === 2);
+  });
+
+  it('Given a pass that failed, then commits do not hurry the next one: the backoff decides', async function () {
+    const commits = CommitSignal.create();
+    let passes = 0;
+    const worker = start({
+      intervalMs: ONE_MINUTE,
+      wakeOn: { signal: commits, settleMs: 10 },
+      run: async () => {
+        passes++;
+        throw new Error('store down');
+      },
+    });
+    await worker.runOnce();
+    commits.committed();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(passes).to.equal(1);
   });
 });
