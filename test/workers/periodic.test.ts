@@ -230,6 +230,11 @@ describe('periodic worker helper woken by the event store writer\'s commits', fu
     workers.push(worker);
     return worker;
   };
+  /** A task that would wait a minute between passes, woken by its own writer's commits. */
+  const startWoken = (settleMs: number, run: () => Promise<void>) => {
+    const commits = CommitSignal.create();
+    return { commits, worker: start({ intervalMs: ONE_MINUTE, wakeOn: { signal: commits, settleMs }, run }) };
+  };
   const until = async (what: string, done: () => boolean, withinMs = 5_000) => {
     const deadline = Date.now() + withinMs;
     while (!done()) {
@@ -242,9 +247,8 @@ describe('periodic worker helper woken by the event store writer\'s commits', fu
   afterEach(async () => void (await Promise.all(workers.map((worker) => worker.stop()))));
 
   it('Given a one-minute interval, when the writer commits, then the next pass starts after the settling time, not at the end of the minute', async function () {
-    const commits = CommitSignal.create();
     const starts: number[] = [];
-    start({ intervalMs: ONE_MINUTE, wakeOn: { signal: commits, settleMs: 50 }, run: async () => void starts.push(performance.now()) });
+    const { commits } = startWoken(50, async () => void starts.push(performance.now()));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(starts, 'no pass before a commit').to.have.length(0);
 
@@ -258,16 +262,11 @@ describe('periodic worker helper woken by the event store writer\'s commits', fu
   });
 
   it('Given a commit while a pass runs, then another pass follows it, since the running one may have read before it', async function () {
-    const commits = CommitSignal.create();
     const held = deferred();
     let passes = 0;
-    const worker = start({
-      intervalMs: ONE_MINUTE,
-      wakeOn: { signal: commits, settleMs: 10 },
-      run: async () => {
-        passes++;
-        if (passes === 1) await held.promise;
-      },
+    const { commits, worker } = startWoken(10, async () => {
+      passes++;
+      if (passes === 1) await held.promise;
     });
     void worker.runOnce();
     await until('the first pass runs', () => passes === 1);
@@ -277,15 +276,10 @@ describe('periodic worker helper woken by the event store writer\'s commits', fu
   });
 
   it('Given a pass that failed, then commits do not hurry the next one: the backoff decides', async function () {
-    const commits = CommitSignal.create();
     let passes = 0;
-    const worker = start({
-      intervalMs: ONE_MINUTE,
-      wakeOn: { signal: commits, settleMs: 10 },
-      run: async () => {
-        passes++;
-        throw new Error('store down');
-      },
+    const { commits, worker } = startWoken(10, async () => {
+      passes++;
+      throw new Error('store down');
     });
     await worker.runOnce();
     commits.committed();
