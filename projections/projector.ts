@@ -34,9 +34,16 @@ export interface ProjectorOptions {
   gatherMs?: number;
   /**
    * Told after each batch's transactions, committed or not: a reader on another thread that waits
-   * for the checkpoints looks again then instead of at its next poll.
+   * for the checkpoints looks again then instead of at its next poll. With `readersWaitFor`, told
+   * as well once those projections' transactions are done.
    */
   onApplied?(): void;
+  /**
+   * The projections a reader of its own write waits for (ReadModels' READ_YOUR_WRITES). Each batch
+   * goes to them first, and readers waiting for them only (`waitFor` with their names, `onApplied`)
+   * hear of it before the other projections have their turn.
+   */
+  readersWaitFor?: readonly string[];
 }
 
 /** Another writer advanced a checkpoint under us: its rows are in the database, ours must not be. */
@@ -58,6 +65,8 @@ interface Batch {
 
 interface Waiter {
   position: bigint;
+  /** The projections it waits for; null: all of them. */
+  names: readonly string[] | null;
   settle(reached: boolean): void;
 }
 
@@ -72,6 +81,10 @@ export class Projector {
   private readonly reportError: (error: unknown) => void;
   private readonly gatherMs: number;
   private readonly onApplied: (() => void) | undefined;
+  /** The order a batch goes to the projections in: those readers wait for first. */
+  private readonly applyOrder: Projection[];
+  /** How many of `applyOrder`'s first projections readers wait for; 0 when they wait for none or all. */
+  private readonly readersFirst: number;
 
   private readonly checkpointByName = new Map<string, bigint | null>();
   private loading: Promise<void> | null = null;
@@ -102,6 +115,10 @@ export class Projector {
       options.onError ?? ((error) => console.error('read-model projector failed, will resubscribe:', error));
     const names = new Set(this.projections.map((p) => p.name));
     if (names.size !== this.projections.length) throw new Error('Projection names must be unique');
+    const readers = new Set(options.readersWaitFor ?? []);
+    const first = this.projections.filter((p) => readers.has(p.name));
+    this.applyOrder = [...first, ...this.projections.filter((p) => !readers.has(p.name))];
+    this.readersFirst = first.length < this.projections.length ? first.length : 0;
   }
 
   /** Subscribes from the lowest checkpoint and keeps the read models following the store. */
@@ -153,13 +170,18 @@ export class Projector {
     return result;
   }
 
-  /** True as soon as every projection has applied `position`; false when `timeoutMs` passes first. */
-  waitFor(position: bigint, timeoutMs: number): Promise<boolean> {
-    if (this.reached(position)) return Promise.resolve(true);
+  /**
+   * True as soon as every projection (or each one `names` lists, of those this projector runs) has
+   * applied `position`; false when `timeoutMs` passes first.
+   */
+  waitFor(position: bigint, timeoutMs: number, only?: readonly string[]): Promise<boolean> {
+    const names = only ? only.filter((name) => this.projections.some((p) => p.name === name)) : null;
+    if (this.reached(position, names)) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => waiter.settle(false), timeoutMs);
       const waiter: Waiter = {
         position,
+        names,
         settle: (reached) => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
@@ -295,8 +317,21 @@ export class Projector {
   private async applyBatch(batch: Batch): Promise<void> {
     if (batch.events.length === 0) return;
     // Projections touch disjoint rows, so on PostgreSQL their transactions run side by side on
-    // separate connections; SQLite's single connection simply takes them in turn.
-    const outcomes = await Promise.allSettled(this.projections.map((projection) => this.applyTo(projection, batch)));
+    // separate connections; SQLite's single connection simply takes them in turn, in this order.
+    let readersLeft = this.readersFirst;
+    const outcomes = await Promise.allSettled(
+      this.applyOrder.map(async (projection, index) => {
+        try {
+          await this.applyTo(projection, batch);
+        } finally {
+          // A reader of its own write need not wait for the ledger or the callback deliveries.
+          if (index < this.readersFirst && --readersLeft === 0) {
+            this.notifyWaiters();
+            this.onApplied?.();
+          }
+        }
+      }),
+    );
     this.notifyWaiters();
     this.onApplied?.();
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -354,16 +389,16 @@ export class Projector {
     this.checkpointByName.set(name, row?.position == null ? null : BigInt(row.position));
   }
 
-  private reached(position: bigint): boolean {
-    for (const projection of this.projections) {
-      const checkpoint = this.checkpointByName.get(projection.name) ?? null;
+  private reached(position: bigint, names: readonly string[] | null = null): boolean {
+    for (const name of names ?? this.projections.map((p) => p.name)) {
+      const checkpoint = this.checkpointByName.get(name) ?? null;
       if (checkpoint === null || checkpoint < position) return false;
     }
     return true;
   }
 
   private notifyWaiters(): void {
-    for (const waiter of [...this.waiters]) if (this.reached(waiter.position)) waiter.settle(true);
+    for (const waiter of [...this.waiters]) if (this.reached(waiter.position, waiter.names)) waiter.settle(true);
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

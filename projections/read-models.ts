@@ -51,7 +51,12 @@ export interface ProjectorElsewhere {
   applied?: { count(): number; changedSince(seen: number, timeoutMs: number): Promise<void> };
 }
 
-const DEFAULT_PROJECTIONS = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCHANTS_PROJECTION, SCHEDULES_PROJECTION];
+/**
+ * The projections a merchant's next request reads after its own write (`catchUpToHead`): payments
+ * and operations for status lookups, merchants, and schedules for recurring chains. A projector
+ * applies each batch to them first (ProjectorOptions.readersWaitFor).
+ */
+export const READ_YOUR_WRITES: readonly string[] = [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION, MERCHANTS_PROJECTION, SCHEDULES_PROJECTION];
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,7 +81,7 @@ export class ReadModels
     this.db = options.db;
     this.store = options.store;
     this.projector = options.projector;
-    this.projectionNames = options.projectionNames ?? DEFAULT_PROJECTIONS;
+    this.projectionNames = options.projectionNames ?? [...READ_YOUR_WRITES];
     this.pollIntervalMs = options.pollIntervalMs ?? 20;
     this.payments = new PaymentQueries(scoped(this.db));
     this.transactions = new TransactionQueries(scoped(this.db));
@@ -164,20 +169,21 @@ export class ReadModels
 
   /**
    * Waits until the read models include everything in the store right now, so a client reads its
-   * own writes. False when `timeoutMs` passes first.
+   * own writes. False when `timeoutMs` passes first. `projections`: the ones the caller reads, when
+   * not those a payment request reads (READ_YOUR_WRITES, or the constructor's `projectionNames`).
    */
-  async catchUpToHead(timeoutMs = 2000): Promise<boolean> {
+  async catchUpToHead(timeoutMs = 2000, projections: readonly string[] = this.projectionNames): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     const head = await this.store.headPosition();
     if (head === null) return true;
-    if (this.projector) return this.projector.waitFor(head, Math.max(0, deadline - Date.now()));
+    if (this.projector) return this.projector.waitFor(head, Math.max(0, deadline - Date.now()), projections);
     // The projector lives on another thread or in another process: its committed checkpoints are all we can see.
     const applied = this.elsewhere?.applied;
     for (let first = true; ; first = false) {
       // Taken before looking: a batch applied while we look ends the wait after it.
       const appliedSeen = applied?.count();
       const checkpoints = await this.checkpoints();
-      if (this.projectionNames.every((name) => checkpoints[name] !== undefined && checkpoints[name] >= head)) return true;
+      if (projections.every((name) => checkpoints[name] !== undefined && checkpoints[name] >= head)) return true;
       if (first) this.elsewhere?.hurry(head);
       const left = deadline - Date.now();
       if (left <= 0) return false;

@@ -12,7 +12,9 @@ import { allProjections } from '../projections';
 import { createReadModelDb, migrateReadModels } from '../projections/database';
 import type { ReadModelDatabase } from '../projections/database-schema';
 import { Projector } from '../projections/projector';
-import { ReadModels } from '../projections/read-models';
+import { READ_YOUR_WRITES, ReadModels } from '../projections/read-models';
+import { CALLBACK_DELIVERIES_PROJECTION } from '../projections/callback-deliveries/module';
+import { LEDGER_PROJECTION } from '../projections/ledger/module';
 import { CallbackQueries } from '../projections/callback-deliveries/queries';
 import { scoped } from '../projections/database-schema';
 import { LedgerReportQueries } from '../projections/ledger/queries';
@@ -242,6 +244,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         projections: allProjections(),
         gatherMs: options.projectorGatherMs ?? 0,
         onError: (error) => logger.error('projector failed, it will resubscribe', { error: String(error) }),
+        readersWaitFor: READ_YOUR_WRITES,
       })
     : null;
   // Without a projector here, read-your-writes polls the checkpoints the projector commits.
@@ -402,8 +405,14 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   // Each operator feature adds its `/admin` routes here.
   const adminRoutes: AdminRouteRegistrar[] = [
     (router) =>
-      registerCallbackAdminRoutes(router, { store, queries: callbackQueries, notifier, clock, catchUp: () => readModels.catchUpToHead(2000) }),
-    (router) => registerLedgerAdminRoutes(router, { ledger: readModels.ledger, catchUp: () => readModels.catchUpToHead(2000) }),
+      registerCallbackAdminRoutes(router, {
+        store,
+        queries: callbackQueries,
+        notifier,
+        clock,
+        catchUp: () => readModels.catchUpToHead(2000, [CALLBACK_DELIVERIES_PROJECTION]),
+      }),
+    (router) => registerLedgerAdminRoutes(router, { ledger: readModels.ledger, catchUp: () => readModels.catchUpToHead(2000, [LEDGER_PROJECTION]) }),
     historyRoute({ store }),
     chainRoute({ store }),
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
@@ -438,7 +447,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       lastAuditCheckpoint: () => latestCheckpoint.read(),
     },
     audit: new VerifyJob({ store: rawStore, allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
-    catchUp: () => readModels.catchUpToHead(2000),
+    // The dashboard shows every read model, the ledger and the callback deliveries among them.
+    catchUp: () => readModels.catchUpToHead(2000, allProjections().map((p) => p.name)),
   };
   const s2sDeps = (ajv: Ajv): S2sDeps => ({
     merchants,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { allProjections } from '../../projections';
 import { createReadModelDb } from '../../projections/database';
 import { Projector } from '../../projections/projector';
-import type { ProjectorElsewhere } from '../../projections/read-models';
+import { READ_YOUR_WRITES, type ProjectorElsewhere } from '../../projections/read-models';
 import { CommitSignal } from '../adapters/event-store/commit-signal';
 import { createEventStore } from '../adapters/event-store/create-event-store';
 import type { Logger } from '../application/ports/logger';
@@ -81,8 +81,10 @@ runAsWorkerThread('projector', async (config, report, context) => {
     // for its own write hurries it (below), and callbacks and analysts never notice 20 ms.
     gatherMs: config.projectorGatherMs,
     onError: report,
-    // The HTTP thread's status lookups wait on it rather than polling the checkpoints.
+    // The HTTP thread's status lookups wait on it rather than polling the checkpoints, and are told
+    // as soon as the projections they read have a batch.
     onApplied: applied ? () => applied.committed() : undefined,
+    readersWaitFor: READ_YOUR_WRITES,
   });
   // Waiting on the projector, as an in-process reader does, stops the gathering until it is reached.
   context.onMessage((message) => {

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { merchantsProjection } from '../../projections/merchants/module';
-import { paymentsProjection } from '../../projections/payments/module';
-import { ReadModels } from '../../projections/read-models';
+import { PAYMENTS_PROJECTION, paymentsProjection } from '../../projections/payments/module';
+import { READ_YOUR_WRITES, ReadModels } from '../../projections/read-models';
+import { LEDGER_PROJECTION } from '../../projections/ledger/module';
+import type { Projection } from '../../projections/projector';
 import { allProjections } from '../../projections';
-import { transactionsProjection } from '../../projections/transactions/module';
+import { TRANSACTIONS_PROJECTION, transactionsProjection } from '../../projections/transactions/module';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { foldPayment } from '../../src/domain/payment/state';
 import { CommitSignal } from '../../src/adapters/event-store/commit-signal';
@@ -33,6 +35,21 @@ function settledSale(overrides: Parameters<typeof paymentInitiated>[0] = {}): Pa
 }
 
 const idOf = (events: PaymentEvent[]): string => events[0].data.paymentId;
+
+/** `inner`, whose batches wait (inside their transaction) until `release`. */
+function held(inner: Projection): Projection & { release(): void } {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return {
+    name: inner.name,
+    tables: inner.tables,
+    async apply(...args: Parameters<Projection['apply']>): Promise<void> {
+      await gate;
+      await inner.apply(...args);
+    },
+    release: () => release(),
+  };
+}
 
 /** `store`, whose subscriptions find new events only at their poll every `pollIntervalMs`, or when hurried. */
 function pollingOnly(store: MemoryEventStore, pollIntervalMs: number): EventStore {
@@ -254,6 +271,62 @@ forEachDialect('projector', (fixture) => {
       expect(Date.now() - started, 'woken by the batch, not by the one-minute poll').to.be.below(2000);
       expect(hurried).to.deep.equal([(await store.headPosition())!]);
       expect(await api.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
+    });
+
+    it('tells a reader waiting for the projections it reads once they have the batch, before the others have theirs', async function () {
+      const { store } = fixture();
+      const ledger = held(allProjections().find((p) => p.name === LEDGER_PROJECTION)!);
+      let told = 0;
+      // The ledger comes first in the list; the projections readers wait for still go first.
+      const projector = fixture().newProjector({
+        projections: [ledger, paymentsProjection(), transactionsProjection()],
+        readersWaitFor: [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION],
+        onApplied: () => void told++,
+      });
+      await projector.start();
+      try {
+        const sale = settledSale();
+        await appendPaymentEvents(store, idOf(sale), sale);
+        const head = (await store.headPosition())!;
+
+        expect(await projector.waitFor(head, 3000, [PAYMENTS_PROJECTION, TRANSACTIONS_PROJECTION])).to.equal(true);
+        expect(told, 'told while the ledger waits for its turn').to.equal(1);
+        expect(await projector.waitFor(head, 50), 'the ledger is still held').to.equal(false);
+        ledger.release();
+        expect(await projector.waitFor(head, 3000)).to.equal(true);
+        expect(told).to.equal(2);
+      } finally {
+        ledger.release();
+        await projector.stop();
+      }
+    });
+
+    it('lets a reader on another thread wait for the projections it names: a ledger lookup waits for the ledger', async function () {
+      const { store } = fixture();
+      const applied = CommitSignal.create();
+      const ledger = held(allProjections().find((p) => p.name === LEDGER_PROJECTION)!);
+      const projector = fixture().newProjector({
+        projections: allProjections().map((p) => (p.name === LEDGER_PROJECTION ? ledger : p)),
+        readersWaitFor: READ_YOUR_WRITES,
+        onApplied: () => applied.committed(),
+      });
+      const api = new ReadModels({ db: await fixture().openDb(), store, pollIntervalMs: 60_000 });
+      api.followProjectorElsewhere({ hurry: () => undefined, applied });
+      await projector.start();
+      try {
+        const sale = settledSale();
+        await appendPaymentEvents(store, idOf(sale), sale);
+
+        expect(await api.catchUpToHead(3000), 'a payment request reads what it wrote').to.equal(true);
+        expect(await api.paymentById(idOf(sale))).to.include({ status: 'SETTLED' });
+        expect(await api.catchUpToHead(100, [LEDGER_PROJECTION]), 'the ledger is still held').to.equal(false);
+        ledger.release();
+        expect(await api.catchUpToHead(3000, [LEDGER_PROJECTION])).to.equal(true);
+        expect(await api.ledger.balances(), 'the sale posted').to.not.be.empty;
+      } finally {
+        ledger.release();
+        await projector.stop();
+      }
     });
 
     it('lets a second process read its own writes by polling the checkpoints', async function () {
