@@ -70,16 +70,15 @@ export async function paymentStatus(deps: OperationDeps, { body, merchant }: Che
 
   const key = String(byPayment ? body.payment_id : body.order_id);
   requireHash(body.hash, checkoutHash([key], merchant.password));
-  const caughtUp = await deps.readModels.catchUpToHead();
-
   if (byPayment) {
-    const row = await deps.readModels.paymentById(key);
-    const fromReadModel = row && row.merchantId === merchant.merchantId ? row.state : null;
-    // Read models behind (projector stopped or slow): the stream itself is never behind.
-    const payment = caughtUp ? fromReadModel : ((await merchantPayment(deps, merchant.merchantId, key)) ?? fromReadModel);
+    // The payment's own stream holds every write to it once that write is answered: nothing to wait
+    // for, where the read model would first catch up with the head of the whole store.
+    const payment = await merchantPayment(deps, merchant.merchantId, key);
     if (!payment) throw paymentDoesNotExist();
     return checkoutPaymentStatus(payment, merchant.protocolMapping);
   }
+  // Only the read model finds a payment by its order.
+  await deps.readModels.catchUpToHead();
   const rows = await deps.readModels.paymentsByOrder(merchant.merchantId, key, size ?? 1);
   if (rows.length === 0) throw errors.orderNotFound();
   const statuses = rows.map((row) => checkoutPaymentStatus(row.state, merchant.protocolMapping));

@@ -15,9 +15,8 @@ import type { FormBody } from '../form';
 import type { Validator } from '../validation';
 import type { PaymentView } from './responses';
 
-/** What status lookups need from the read side. */
+/** What a status lookup by order needs from the read side (by `trans_id` it reads the payment's stream). */
 export interface PaymentQueries {
-  paymentView(paymentId: string): Promise<(PaymentView & { merchantId: string }) | undefined>;
   latestPaymentViewByOrder(merchantId: string, orderId: string): Promise<PaymentView | undefined>;
   /** Read-your-writes: waits until the read models include everything appended so far. */
   catchUpToHead(timeoutMs?: number): Promise<boolean>;

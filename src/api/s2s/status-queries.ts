@@ -9,10 +9,6 @@ import { viewOf } from './responses';
 
 export function s2sStatusQueries(payments: PaymentReadModel): PaymentQueries {
   return {
-    async paymentView(paymentId) {
-      const record = await payments.paymentById(paymentId);
-      return record && { ...viewOf(record.state), merchantId: record.merchantId };
-    },
     async latestPaymentViewByOrder(merchantId, orderId) {
       const record = await payments.latestPaymentByOrder(merchantId, orderId);
       return record && viewOf(record.state);

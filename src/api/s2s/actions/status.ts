@@ -1,7 +1,12 @@
 /**
- * `GET_TRANS_STATUS` and `GET_TRANS_STATUS_BY_ORDER`: safe to repeat, read from the read models.
- * A lookup by `trans_id` is checked with the hash formula of the protocol that made the payment and
- * answered in that protocol's shape (S2S CARD, or S2S APM: decisions.md §7).
+ * `GET_TRANS_STATUS` and `GET_TRANS_STATUS_BY_ORDER`: safe to repeat. A lookup by `trans_id` is
+ * checked with the hash formula of the protocol that made the payment and answered in that
+ * protocol's shape (S2S CARD, or S2S APM: decisions.md §7).
+ *
+ * By `trans_id` the answer is the payment's own stream, folded: it holds every write to the payment
+ * the moment that write is answered, so the lookup waits for nothing. The read model would first
+ * have to catch up with the head of the whole store (a merchant's lookup right after its SALE spent
+ * half its time there). By `order_id` only the read model can find the payment: it waits for it.
  */
 import { apmTransIdHash, orderIdHash } from '../../../domain/signatures';
 import { errors } from '../../errors';
@@ -14,14 +19,8 @@ import { protocolOf, requireFollowUpHash } from './protocol';
 
 export async function transStatus(deps: S2sDeps, { form, merchant }: ActionContext) {
   const transId = form.trans_id as string;
-  const caughtUp = await deps.queries.catchUpToHead();
-  const found = await deps.queries.paymentView(transId);
-  let view: PaymentView | null = found && found.merchantId === merchant.merchantId ? found : null;
-  // Read models behind (projector stopped or slow): the stream itself still knows the payment.
-  if (!view && !caughtUp) {
-    const payment = await currentPayment(deps, merchant, transId);
-    if (payment) view = viewOf(payment);
-  }
+  const payment = await currentPayment(deps, merchant, transId);
+  const view: PaymentView | null = payment && viewOf(payment);
   const protocol = view && protocolOf(view);
   requireFollowUpHash(form, merchant, protocol, apmTransIdHash);
   if (!view) throw errors.transactionNotFound();
