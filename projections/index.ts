@@ -28,3 +28,8 @@ export type ProjectionModules = ReturnType<typeof projectionModules>;
 export function allProjections(): ProjectionModule[] {
   return [...projectionModules()];
 }
+
+/** Every projection's name: what a reader of every read model (the dashboard, an operator's check) waits for. */
+export function allProjectionNames(): string[] {
+  return allProjections().map((projection) => projection.name);
+}

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
 import type { Kysely } from 'kysely';
-import { allProjections } from '../projections';
+import { allProjectionNames, allProjections } from '../projections';
 import { createReadModelDb, migrateReadModels } from '../projections/database';
 import type { ReadModelDatabase } from '../projections/database-schema';
 import { Projector } from '../projections/projector';
@@ -448,7 +448,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     },
     audit: new VerifyJob({ store: rawStore, allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
     // The dashboard shows every read model, the ledger and the callback deliveries among them.
-    catchUp: () => readModels.catchUpToHead(2000, allProjections().map((p) => p.name)),
+    catchUp: () => readModels.catchUpToHead(2000, allProjectionNames()),
   };
   const s2sDeps = (ajv: Ajv): S2sDeps => ({
     merchants,

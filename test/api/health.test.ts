@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { allProjections } from '../../projections';
+import { allProjectionNames, allProjections } from '../../projections';
 import { forEachStore, type TestGateway } from '../support/gateway-harness';
 
 async function checkpointOf(g: TestGateway): Promise<bigint> {
@@ -11,7 +11,7 @@ forEachStore('GET /health', (h) => {
     const g = h();
     const merchant = await g.createMerchant();
     await g.sale(merchant);
-    await g.gateway.readModels.catchUpToHead();
+    await g.gateway.readModels.catchUpToHead(2000, allProjectionNames());
     const health = await g.request('/health');
     expect(health.status).to.equal(200);
     expect(health.body.status).to.equal('ok');

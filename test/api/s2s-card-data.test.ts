@@ -5,6 +5,7 @@
  * Wallet payments get the same check (the last suite).
  */
 import { expect } from 'chai';
+import { allProjectionNames } from '../../projections';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { sql } from 'kysely';
 import { TEST_CVV, TEST_PAN, forEachStore, type TestGateway } from '../support/gateway-harness';
@@ -118,7 +119,7 @@ forEachStore(
       await h().sale(merchant, { card_exp_year: '2020' });
       await h().postMultipart(h().saleFields(merchant, { action: 'sale' }));
       await h().gateway.notifier.catchUp();
-      await h().gateway.readModels.catchUpToHead();
+      await h().gateway.readModels.catchUpToHead(2000, allProjectionNames());
     });
     after(async () => {
       await receiver.stop();
@@ -220,7 +221,7 @@ forEachStore(
         await h().postForm(`${h().baseUrl}/checkout/${sessionId}/wallet/applepay`, { card: 'settles' });
       }
       await h().gateway.notifier.catchUp();
-      await h().gateway.readModels.catchUpToHead();
+      await h().gateway.readModels.catchUpToHead(2000, allProjectionNames());
     });
     after(async () => {
       await receiver.stop();

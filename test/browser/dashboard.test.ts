@@ -6,6 +6,7 @@
  * test-artifacts/screenshots/dashboard-*.png.
  */
 import { expect } from 'chai';
+import { allProjectionNames } from '../../projections';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, PHONE, launchBrowser, screenshot } from '../support/browser';
 import { CallbackReceiver } from '../support/callback-receiver';
@@ -56,7 +57,7 @@ describe('Dashboard in a browser', function () {
     await t.creditVoid(merchant, auth.body.trans_id, '15.00');
     await startChain(t.gateway, merchant.merchant_id);
     await t.gateway.notifier.catchUp();
-    await t.gateway.readModels.catchUpToHead(5000);
+    await t.gateway.readModels.catchUpToHead(5000, allProjectionNames());
   });
   after(async () => {
     await browser?.close();

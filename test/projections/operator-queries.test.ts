@@ -4,6 +4,7 @@
  * chains and chains due, and the ledger's analyst views as the charts read them.
  */
 import { expect } from 'chai';
+import { allProjectionNames } from '../../projections';
 import { CallbackQueries } from '../../projections/callback-deliveries/queries';
 import { scoped } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
@@ -25,7 +26,7 @@ forEachStore('Operator queries', (h) => {
     await t.creditVoid(shop, ids.usd, '1.00');
     ids.other = (await t.sale(other, { order_id: 'B-1' })).body.trans_id;
     await startChain(t.gateway, other.merchant_id);
-    await t.gateway.readModels.catchUpToHead(5000);
+    await t.gateway.readModels.catchUpToHead(5000, allProjectionNames());
   });
 
   it('Given payments, then the search filters by merchant, order, id, status, method and days, newest first, a page at a time', async () => {
@@ -60,7 +61,7 @@ forEachStore('Operator queries', (h) => {
     } finally {
       await t.gateway.notifier.stop();
     }
-    await t.gateway.readModels.catchUpToHead(5000);
+    await t.gateway.readModels.catchUpToHead(5000, allProjectionNames());
     const failing = await callbacks.failingUrls(10);
     expect(failing).to.have.length(1);
     expect(failing[0]).to.include({ url: 'http://127.0.0.1:9/unreachable', failed: 0, retrying: 4 });

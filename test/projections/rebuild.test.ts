@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { allProjections } from '../../projections';
+import { allProjectionNames, allProjections } from '../../projections';
 import type { Projection } from '../../projections/projector';
 import { ReadModels } from '../../projections/read-models';
 import { RebuildError, rebuildProjections, verifyProjections } from '../../projections/rebuild';
@@ -213,7 +213,7 @@ forEachDialect('projections rebuild and verify', (fixture) => {
         const after = settledSale();
         await appendPaymentEvents(store, after[0].data.paymentId, after);
 
-        expect(await api.catchUpToHead(10_000)).to.equal(true);
+        expect(await api.catchUpToHead(10_000, allProjectionNames())).to.equal(true);
         const head = await store.headPosition();
         expect(Object.values(await api.checkpoints())).to.deep.equal(allProjections().map(() => head));
         expect(await api.paymentById(refunded)).to.include({ refundedAmount: 7 });

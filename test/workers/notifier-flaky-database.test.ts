@@ -7,6 +7,7 @@
  * starts from the checkpoint it left: the checkpoint never moved past a callback not yet recorded.
  */
 import { randomBytes } from 'node:crypto';
+import { allProjectionNames } from '../../projections';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,7 +101,7 @@ async function deliverEverything(g: Gateway, notifier: Notifier, clock: TestCloc
   for (let round = 0; round < 20; round++) {
     const delivered = new Set(receiver.received.filter((r) => r.answeredWith === 200).map((r) => r.fields.get('trans_id')));
     if (payments.every((id) => delivered.has(id))) return;
-    await g.readModels.catchUpToHead(10_000);
+    await g.readModels.catchUpToHead(10_000, allProjectionNames());
     // Past any abandoned attempt's lease (timeout + 30 s) and the first retries' waits.
     clock.advance(5 * MINUTE);
     await notifier.runDue();

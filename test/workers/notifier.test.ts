@@ -5,6 +5,7 @@
  * test clock (the notifier is told to look for due work), never waited out.
  */
 import { expect } from 'chai';
+import { allProjectionNames } from '../../projections';
 import { callbackStreamId } from '../../src/domain/callback-delivery/events';
 import { verifyCallbackSignature } from '../../src/domain/callback/callback-encoding';
 import { s2sCardPaymentHash } from '../../src/domain/signatures';
@@ -15,7 +16,7 @@ const MINUTE = 60_000;
 
 async function settle(g: TestGateway): Promise<void> {
   await g.gateway.notifier.catchUp();
-  await g.gateway.readModels.catchUpToHead(5000);
+  await g.gateway.readModels.catchUpToHead(5000, allProjectionNames());
 }
 
 async function deliveryEvents(g: TestGateway, deliveryId: string) {
