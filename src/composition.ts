@@ -419,6 +419,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   ];
 
   const latestCheckpoint = new LatestCheckpoint(rawStore);
+  // Named once: listing them builds every projection module.
+  const everyProjection = allProjectionNames();
   const dashboardDeps = {
     environment: config.environment,
     adminToken,
@@ -448,7 +450,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     },
     audit: new VerifyJob({ store: rawStore, allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
     // The dashboard shows every read model, the ledger and the callback deliveries among them.
-    catchUp: () => readModels.catchUpToHead(2000, allProjectionNames()),
+    catchUp: () => readModels.catchUpToHead(2000, everyProjection),
   };
   const s2sDeps = (ajv: Ajv): S2sDeps => ({
     merchants,
