@@ -191,7 +191,7 @@ export async function benchPostgres(options: { connections: number; durationS: n
   options.log(`  ${Math.round(sale.requestsPerSec)} SALE/s, p50 ${sale.latencyMs.p50} ms, p99 ${sale.latencyMs.p99} ms, errors ${sale.errors.total}`);
   options.log(`PostgreSQL: appends of 3 events to new streams, ${concurrency} at a time, ${appendSeconds} s each, ours and the library's alternating`);
   // Right after the SALE load the database is still writing it out: whichever loop ran first paid
-  // for that (ours 0.79 of the library first, 1.06-1.23 on a settled database). Ours, library,
+  // for that (ours 0.79 of the library first, 1.06-1.25 on a settled database). Ours, library,
   // library, ours gives both the same share of what the first run inherits and of any drift.
   const runs = { ours: [] as number[], library: [] as number[] };
   let libraryError: string | undefined;
