@@ -81,6 +81,8 @@ export class Projector {
   private readonly reportError: (error: unknown) => void;
   private readonly gatherMs: number;
   private readonly onApplied: (() => void) | undefined;
+  /** Every projection's name, in the given order: what a waiter without names waits for. */
+  private readonly names: readonly string[];
   /** The order a batch goes to the projections in: those readers wait for first. */
   private readonly applyOrder: Projection[];
   /** How many of `applyOrder`'s first projections readers wait for; 0 when they wait for none or all. */
@@ -113,8 +115,8 @@ export class Projector {
     this.onApplied = options.onApplied;
     this.reportError =
       options.onError ?? ((error) => console.error('read-model projector failed, will resubscribe:', error));
-    const names = new Set(this.projections.map((p) => p.name));
-    if (names.size !== this.projections.length) throw new Error('Projection names must be unique');
+    this.names = this.projections.map((p) => p.name);
+    if (new Set(this.names).size !== this.names.length) throw new Error('Projection names must be unique');
     const readers = new Set(options.readersWaitFor ?? []);
     const first = this.projections.filter((p) => readers.has(p.name));
     this.applyOrder = [...first, ...this.projections.filter((p) => !readers.has(p.name))];
@@ -175,7 +177,7 @@ export class Projector {
    * applied `position`; false when `timeoutMs` passes first.
    */
   waitFor(position: bigint, timeoutMs: number, only?: readonly string[]): Promise<boolean> {
-    const names = only ? only.filter((name) => this.projections.some((p) => p.name === name)) : null;
+    const names = only ? only.filter((name) => this.names.includes(name)) : null;
     if (this.reached(position, names)) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => waiter.settle(false), timeoutMs);
@@ -390,7 +392,7 @@ export class Projector {
   }
 
   private reached(position: bigint, names: readonly string[] | null = null): boolean {
-    for (const name of names ?? this.projections.map((p) => p.name)) {
+    for (const name of names ?? this.names) {
       const checkpoint = this.checkpointByName.get(name) ?? null;
       if (checkpoint === null || checkpoint < position) return false;
     }
