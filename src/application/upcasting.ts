@@ -12,6 +12,7 @@ import type {
   ExpectedVersion,
   NewEvent,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
   StreamWrite,
   SubscribeOptions,
@@ -37,8 +38,8 @@ export class UpcastingEventStore implements EventStore, BulkReader {
     return this.raw.appendMultiple(writes);
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
-    return (await this.raw.readStream(streamId)).map(this.upcast);
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    return (await this.raw.readStream(streamId, options)).map(this.upcast);
   }
 
   async readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {

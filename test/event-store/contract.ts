@@ -366,6 +366,21 @@ export function eventStoreContract(
       it('returns an empty list for a stream that does not exist', async function () {
         expect(await store.readStream(streamName())).to.deep.equal([]);
       });
+
+      it('reads only the events after a version when given one', async function () {
+        const stream = streamName();
+        const events = newEvents(5);
+        await store.append(stream, events.slice(0, 3), NO_STREAM);
+        await store.append(streamName(), newEvents(1), NO_STREAM);
+        await store.append(stream, events.slice(3), exactly(2n));
+        const after = await store.readStream(stream, { after: 2n });
+        expect(after.map((event) => event.id)).to.deep.equal(events.slice(3).map((event) => event.id));
+        expect(after.map((event) => event.version)).to.deep.equal([3n, 4n]);
+        expect((await store.readStream(stream, { after: null })).map((event) => event.id)).to.deep.equal(events.map((event) => event.id));
+        expect(await store.readStream(stream, { after: 4n })).to.deep.equal([]);
+        expect(await store.readStream(stream, { after: 40n })).to.deep.equal([]);
+        expect(await store.readStream(streamName(), { after: 0n })).to.deep.equal([]);
+      });
     });
 
     describe('readAll and headPosition', function () {

@@ -15,6 +15,7 @@ import type {
   ExpectedVersion,
   NewEvent,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
   StreamWrite,
   SubscribeOptions,
@@ -100,8 +101,8 @@ export class FlakyEventStore implements EventStore {
     return this.faults.call('appendMultiple', () => this.inner.appendMultiple(writes));
   }
 
-  readStream(streamId: string): Promise<StoredEvent[]> {
-    return this.faults.call('readStream', () => this.inner.readStream(streamId));
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    return this.faults.call('readStream', () => this.inner.readStream(streamId, options));
   }
 
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {

@@ -11,6 +11,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type StoredEvent,
   type SubscribeOptions,
   type Subscription,
@@ -132,9 +133,10 @@ export class MemoryEventStore implements EventStore {
     return results;
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.streams.get(streamId) ?? []).map(clone);
+    const after = options.after ?? null;
+    return (this.streams.get(streamId) ?? []).filter((e) => after === null || e.version > after).map(clone);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -23,6 +23,7 @@ import {
   NO_STREAM,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type StoredEvent,
   type StreamWrite,
   type SubscribeOptions,
@@ -111,9 +112,22 @@ export class EventStoreDbEventStore implements EventStore {
     return results;
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (await this.readWholeStream(streamId)).events;
+    const after = options.after ?? null;
+    if (after === null) return (await this.readWholeStream(streamId)).events;
+    const events: StoredEvent[] = [];
+    try {
+      // Revisions are versions here; reading from past the stream's end gives nothing.
+      for await (const resolved of this.client.readStream(streamId, { fromRevision: after + 1n })) {
+        const event = toStoredEvent(resolved);
+        if (event) events.push(event);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
   }
 
   /**

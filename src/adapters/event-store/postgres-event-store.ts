@@ -5,6 +5,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type StoredEvent,
   type StreamWrite,
   type SubscribeOptions,
@@ -431,11 +432,11 @@ export class PostgresEventStore implements EventStore {
     return { result: { nextExpectedVersion: last.version, position: last.position }, wrote: true };
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from events where stream_id = $1 order by events.version`,
-      [streamId],
+      `select ${COLUMNS} from events where stream_id = $1 and events.version > $2 order by events.version`,
+      [streamId, (options.after ?? -1n).toString()],
     );
     return rows.map(toStoredEvent);
   }

@@ -6,6 +6,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type StoredEvent,
   type StreamWrite,
   type SubscribeOptions,
@@ -116,7 +117,7 @@ export class SqliteEventStore implements EventStore {
     this.db = new Database(options.filename);
     prepareEventsDatabase(this.db);
     this.statements = {
-      readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY version`),
+      readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version`),
       streamVersion: this.db.prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1').pluck(),
       readAll: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
@@ -190,9 +191,9 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.statements.readStream.all(streamId) as EventRow[]).map(toStoredEvent);
+    return (this.statements.readStream.all(streamId, options.after ?? -1n) as EventRow[]).map(toStoredEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

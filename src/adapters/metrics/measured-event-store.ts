@@ -11,6 +11,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
   type StoredEvent,
   type StreamWrite,
   type SubscribeOptions,
@@ -62,8 +63,8 @@ export class MeasuredEventStore implements EventStore {
     return results;
   }
 
-  readStream(streamId: string): Promise<StoredEvent[]> {
-    return this.inner.readStream(streamId);
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    return this.inner.readStream(streamId, options);
   }
 
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {

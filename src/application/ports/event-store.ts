@@ -74,6 +74,14 @@ function describe(e: ExpectedVersion): string {
   return e.kind === 'exact' ? e.version.toString() : e.kind;
 }
 
+export interface ReadStreamOptions {
+  /**
+   * Exclusive: only events whose version is greater than this. `null` or omitted reads the whole
+   * stream. A caller holding a stream's state at a known version reads only what came after it.
+   */
+  after?: bigint | null;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. `null` or omitted reads from the start. */
   after?: bigint | null;
@@ -115,8 +123,11 @@ export interface EventStore {
    * stop at the first refusal, so callers order them so that a partial write is harmless.
    */
   appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]>;
-  /** All events of one stream in version order; empty when the stream does not exist. */
-  readStream(streamId: string): Promise<StoredEvent[]>;
+  /**
+   * The events of one stream in version order (with `after`, only those past that version); empty
+   * when the stream does not exist or has nothing past it.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** Events of all streams in global order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
   /**
