@@ -7,13 +7,17 @@
  * - across processes the append's expected version decides: a loser reloads and decides again on
  *   what the winner left, after a short randomised pause, as often as it takes (bounded);
  * - a refusal (insufficient balance) decided on a state remembered from an earlier command is
- *   checked once more on the stream itself, so a top-up made by another process is never missed.
+ *   checked once more on the stream itself, so a top-up made by another process is never missed;
+ * - a remembered state that turns out stale is brought up to date with only the events appended
+ *   since its version. The feeder appends to a busy merchant's stream a few times a second for as
+ *   long as it sells, so folding the whole stream again would cost more with every day, on the
+ *   thread that answers the payout.
  */
 import { payoutBalanceDecider } from '../../domain/payouts/balance-decider';
 import type { PayoutBalanceCommand } from '../../domain/payouts/balance-decide';
 import { payoutBalanceStreamId, type PayoutBalanceEvent } from '../../domain/payouts/balance-events';
 import { availableOf, type PayoutBalanceState } from '../../domain/payouts/balance-state';
-import { loadState, toNewEvent } from '../command-handler';
+import { toDomainEvent, toNewEvent } from '../command-handler';
 import { NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type EventStore } from '../ports/event-store';
 
 /** Conflicts in a row before giving up: only other processes conflict, each round one of them wins. */
@@ -56,25 +60,25 @@ export class PayoutBalances {
   /** The balance as the stream has it now. */
   async balance(merchantId: string, currency: string): Promise<PayoutBalanceView> {
     const streamId = payoutBalanceStreamId(merchantId, currency);
-    const { state } = await this.load(streamId);
+    const { state } = await this.load(streamId, this.known.get(streamId));
     return { merchantId, currency, available: availableOf(state), held: state.held, toppedUp: state.toppedUp, received: state.received, paidOut: state.paidOut };
   }
 
   private async decideAndAppend(streamId: string, command: PayoutBalanceCommand, metadata: EventMetadata): Promise<PayoutBalanceResult> {
-    let current: Known | undefined = this.known.get(streamId);
-    let fresh = false;
+    // What this process remembers is decided on as it is: the append's expected version says
+    // whether it was still the stream's last word.
+    const remembered = this.known.get(streamId);
+    let current: Known = remembered ?? (await this.load(streamId));
+    let fresh = remembered === undefined;
     for (let attempt = 1; ; attempt++) {
-      if (!current) {
-        current = await this.load(streamId);
-        fresh = true;
-      }
       let newEvents: PayoutBalanceEvent[];
       try {
         newEvents = payoutBalanceDecider.decide(command, current.state);
       } catch (error) {
         // Refused on what this process remembered: the stream may have more (another process's top-up).
         if (!fresh) {
-          current = undefined;
+          current = await this.load(streamId, current);
+          fresh = true;
           continue;
         }
         throw error;
@@ -88,17 +92,25 @@ export class PayoutBalances {
         return { state, newEvents };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) || attempt >= MAX_ATTEMPTS) throw error;
-        this.known.delete(streamId);
-        current = undefined;
         await pause(attempt);
+        current = await this.load(streamId, current);
+        fresh = true;
       }
     }
   }
 
-  private async load(streamId: string): Promise<Known> {
-    const { state, version } = await loadState(this.store, streamId, payoutBalanceDecider);
-    this.remember(streamId, { state, version });
-    return { state, version };
+  /** The stream's state now: `from` (a state at a known version) brought up to date, or the whole stream folded. */
+  private async load(streamId: string, from?: Known): Promise<Known> {
+    let { state, version } = from ?? { state: payoutBalanceDecider.initialState(), version: null };
+    for (const stored of await this.store.readStream(streamId, { after: version })) {
+      // A store that ignored `after` would hand back events already folded into `from`.
+      if (version !== null && stored.version <= version) continue;
+      state = payoutBalanceDecider.evolve(state, toDomainEvent<PayoutBalanceEvent>(stored));
+      version = stored.version;
+    }
+    const known = { state, version };
+    this.remember(streamId, known);
+    return known;
   }
 
   private remember(streamId: string, known: Known): void {

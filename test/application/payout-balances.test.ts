@@ -1,0 +1,89 @@
+/**
+ * A payout balance remembered by one process, while another (the balance feeder, on its own
+ * thread or process) appends to the same stream: the remembered state is brought up to date with
+ * the events appended since, not by folding the whole stream again. A busy merchant's balance
+ * stream grows by a few events a second for as long as it sells.
+ */
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { PayoutBalances } from '../../src/application/payouts/payout-balances';
+import type { FedMovement } from '../../src/domain/payouts/balance-decide';
+import { MemoryEventStore } from '../support/memory-event-store';
+
+const now = '2026-01-05T10:00:00.000Z';
+const M = 'merchant-1';
+const C = 'EUR';
+
+describe('Payout balances remembered while another process appends', function () {
+  let store: MemoryEventStore;
+  let feeder: PayoutBalances;
+  let api: PayoutBalances;
+  let position = 0;
+
+  const received = (amount: number): FedMovement => {
+    position += 1;
+    return { position: String(position), paymentId: `sale-${position}`, eventId: `event-${position}`, eventType: 'PaymentSettled', effect: 'received', amount };
+  };
+  const feed = (...movements: FedMovement[]) =>
+    feeder.handle(M, C, { type: 'RecordPayoutMovements', data: { merchantId: M, currency: C, movements, now } });
+  const hold = (paymentId: string, amount: number) =>
+    api.handle(M, C, { type: 'HoldPayout', data: { merchantId: M, currency: C, paymentId, amount, now } });
+
+  /** Events the api side read from the store while `work` ran. */
+  async function eventsReadBy<T>(work: () => Promise<T>): Promise<{ result: T; read: number }> {
+    const spy = sinon.spy(store, 'readStream');
+    try {
+      const result = await work();
+      let read = 0;
+      for (const call of spy.getCalls()) read += (await call.returnValue).length;
+      return { result, read };
+    } finally {
+      spy.restore();
+    }
+  }
+
+  beforeEach(async function () {
+    store = new MemoryEventStore();
+    feeder = new PayoutBalances(store);
+    api = new PayoutBalances(store);
+    position = 0;
+    for (let i = 0; i < 50; i++) await feed(received(100));
+    // The api side has read the balance once (50 events: 5,000 available).
+    expect((await api.balance(M, C)).available).to.equal(5_000);
+  });
+
+  it('takes a hold on the whole balance, reading only what the feeder appended since', async function () {
+    await feed(received(700), received(300));
+    const { result, read } = await eventsReadBy(() => hold('payout-1', 5_900));
+    expect(result.newEvents.map((e) => e.type)).to.deep.equal(['PayoutHoldPlaced']);
+    expect(result.state.held).to.equal(5_900);
+    expect(read).to.equal(1);
+    expect((await store.readStream(`payout-balance-${M}-${C}`)).map((e) => e.type).at(-1)).to.equal('PayoutHoldPlaced');
+  });
+
+  it('refuses a hold the balance cannot cover only after reading what was appended since', async function () {
+    await feed(received(1_000));
+    const { result, read } = await eventsReadBy(() => hold('payout-1', 6_000));
+    expect(result.state.held).to.equal(6_000);
+    expect(read).to.equal(1);
+
+    const refused = await eventsReadBy(() => hold('payout-2', 1).catch((error: Error & { code?: string }) => error.code));
+    expect(refused.result).to.equal('insufficient_payout_balance');
+    expect(refused.read).to.equal(0);
+  });
+
+  it('answers the balance from what it remembered and the events appended since', async function () {
+    await feed(received(250));
+    const { result, read } = await eventsReadBy(() => api.balance(M, C));
+    expect(result).to.include({ available: 5_250, received: 5_250 });
+    expect(read).to.equal(1);
+    // A process that remembers nothing folds the whole stream and finds the same.
+    expect(await new PayoutBalances(store).balance(M, C)).to.deep.equal(result);
+  });
+
+  it('reads the whole stream when it remembers nothing of it', async function () {
+    const { result, read } = await eventsReadBy(() => new PayoutBalances(store).balance(M, C));
+    expect(result.available).to.equal(5_000);
+    expect(read).to.equal(50);
+  });
+});
