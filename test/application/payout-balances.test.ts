@@ -87,3 +87,85 @@ describe('Payout balances remembered while another process appends', function ()
     expect(read).to.equal(50);
   });
 });
+
+describe('Payout balance snapshots', function () {
+  const stream = `payout-balance-${M}-${C}`;
+  const snapshots = `snapshot-payout-balance-${M}-${C}`;
+  let store: MemoryEventStore;
+  let feeder: PayoutBalances;
+
+  const feed = (i: number) =>
+    feeder.handle(M, C, {
+      type: 'RecordPayoutMovements',
+      data: {
+        merchantId: M,
+        currency: C,
+        movements: [{ position: String(i + 1), paymentId: `sale-${i}`, eventId: `event-${i}`, eventType: 'PaymentSettled', effect: 'received', amount: 100 }],
+        now,
+      },
+    });
+
+  /** Events read from the balance stream itself while `work` ran. */
+  async function readFromBalanceStream<T>(work: () => Promise<T>): Promise<{ result: T; read: number }> {
+    const spy = sinon.spy(store, 'readStream');
+    try {
+      const result = await work();
+      let read = 0;
+      for (const call of spy.getCalls()) if (call.args[0] === stream) read += (await call.returnValue).length;
+      return { result, read };
+    } finally {
+      spy.restore();
+    }
+  }
+
+  beforeEach(async function () {
+    store = new MemoryEventStore();
+    feeder = new PayoutBalances(store, { snapshotEvery: 10 });
+    for (let i = 0; i < 35; i++) await feed(i);
+  });
+
+  it('are taken every so many events, in a stream of their own', async function () {
+    const taken = await store.readStream(snapshots);
+    expect(taken.map((e) => e.data.throughVersion)).to.deep.equal(['9', '19', '29']);
+    expect(taken.every((e) => e.type === 'PayoutBalanceSnapshotted')).to.equal(true);
+    expect(await store.readStream(stream)).to.have.length(35);
+    expect((await store.readStream(stream)).every((e) => e.type === 'PayoutMovementsRecorded')).to.equal(true);
+  });
+
+  it('let a process that remembers nothing fold only the events after the newest one', async function () {
+    const { result, read } = await readFromBalanceStream(() => new PayoutBalances(store).balance(M, C));
+    expect(read).to.equal(5);
+    expect(result).to.include({ available: 3_500, received: 3_500 });
+  });
+
+  it('give the balance the whole stream folds to, and a hold decided on it lands at the right version', async function () {
+    const api = new PayoutBalances(store);
+    const held = await api.handle(M, C, { type: 'HoldPayout', data: { merchantId: M, currency: C, paymentId: 'payout-1', amount: 3_500, now } });
+    expect(held.state.held).to.equal(3_500);
+    const whole = await store.readStream(stream);
+    expect(whole.map((e) => e.version)).to.deep.equal(whole.map((_, i) => BigInt(i)));
+    const refused = await api
+      .handle(M, C, { type: 'HoldPayout', data: { merchantId: M, currency: C, paymentId: 'payout-2', amount: 1, now } })
+      .catch((error: Error & { code?: string }) => error.code);
+    expect(refused).to.equal('insufficient_payout_balance');
+  });
+
+  it('of a state shape this code does not know are passed over: the whole stream is folded', async function () {
+    const [newest] = (await store.readStream(snapshots)).slice(-1);
+    await store.append(snapshots, [{ id: 'odd-shape', type: newest!.type, schemaVersion: 1, data: { ...newest!.data, stateShape: 99, state: { toppedUp: 1e9 } }, metadata: {} }], { kind: 'any' });
+    const { result, read } = await readFromBalanceStream(() => new PayoutBalances(store).balance(M, C));
+    expect(read).to.equal(35);
+    expect(result.available).to.equal(3_500);
+  });
+
+  it('that cannot be written leave the command recorded, and are taken by the next one', async function () {
+    const append = sinon.stub(store, 'append').callThrough();
+    append.withArgs(snapshots).rejects(new Error('database is locked'));
+    for (let i = 35; i < 41; i++) await feed(i);
+    expect(await store.readStream(stream)).to.have.length(41);
+    expect((await store.readStream(snapshots)).map((e) => e.data.throughVersion)).to.deep.equal(['9', '19', '29']);
+    append.restore();
+    await feed(41);
+    expect((await store.readStream(snapshots)).map((e) => e.data.throughVersion)).to.deep.equal(['9', '19', '29', '41']);
+  });
+});
