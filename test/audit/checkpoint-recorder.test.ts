@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import sinon from 'sinon';
 import { CheckpointRecorder } from '../../src/application/audit/checkpoint-recorder';
+import { LatestCheckpoint } from '../../src/application/audit/latest-checkpoint';
 import { verifyEventLog } from '../../src/application/audit/verifier';
 import { ANY, type NewEvent, type StoredEvent } from '../../src/application/ports/event-store';
 import { loadConfig } from '../../src/config';
@@ -70,6 +72,38 @@ describe('audit checkpoints', function () {
     const results = await Promise.all([1, 2, 3].map(() => new CheckpointRecorder({ store, clock }).recordIfMoved()));
     expect(results.filter((r) => r !== null)).to.have.length(1);
     expect(await store.readStream(AUDIT_CHECKPOINT_STREAM)).to.have.length(1);
+  });
+
+  it('reads only the newest checkpoint of a long chain, to continue it and to show it', async function () {
+    const recorder = new CheckpointRecorder({ store, clock });
+    for (let i = 0; i < 30; i++) {
+      await store.append('payment-a', [event()], ANY);
+      await recorder.recordIfMoved();
+    }
+    const checkpointsRead = sinon.spy(store, 'readStream');
+    const read = async () => {
+      let n = 0;
+      for (const call of checkpointsRead.getCalls()) if (call.args[0] === AUDIT_CHECKPOINT_STREAM) n += (await call.returnValue).length;
+      checkpointsRead.resetHistory();
+      return n;
+    };
+    try {
+      const shown = await new LatestCheckpoint(store).read();
+      const newest = (await store.readStream(AUDIT_CHECKPOINT_STREAM)).at(-1)!;
+      checkpointsRead.resetHistory();
+      const shownAgain = await new LatestCheckpoint(store).read();
+      expect(await read()).to.equal(1);
+      expect(shownAgain).to.deep.equal(shown);
+      expect(shown).to.include({ position: newest.position.toString(), upToPosition: newest.data.upToPosition, digest: newest.data.digest });
+
+      await store.append('payment-a', [event()], ANY);
+      const continued = await new CheckpointRecorder({ store, clock }).recordIfMoved();
+      expect(await read()).to.equal(1);
+      expect(continued).to.include({ previousDigest: newest.data.digest, previousPosition: newest.data.upToPosition });
+    } finally {
+      checkpointsRead.restore();
+    }
+    expect(await verifyEventLog(store)).to.include({ ok: true, checkpoints: 31 });
   });
 
   it('refuses to chain onto a newest checkpoint it cannot read', async function () {

@@ -19,6 +19,7 @@ import {
 import type { Clock } from '../ports/clock';
 import { type EventStore, exactly, NO_STREAM, WrongExpectedVersionError } from '../ports/event-store';
 import { nextTurn } from '../next-turn';
+import { lastEventOf } from '../last-event';
 
 export interface CheckpointRecorderOptions {
   store: EventStore;
@@ -112,8 +113,7 @@ export class CheckpointRecorder {
   }
 
   private async loadLast(): Promise<LastCheckpoint | null> {
-    const events = await this.options.store.readStream(AUDIT_CHECKPOINT_STREAM);
-    const newest = events[events.length - 1];
+    const newest = await lastEventOf(this.options.store, AUDIT_CHECKPOINT_STREAM);
     if (!newest) return null;
     const data = newest.type === AUDIT_CHECKPOINT_RECORDED ? parseCheckpoint(newest.data) : null;
     // Chaining onto something unreadable would vouch for it; the operator has to look first.

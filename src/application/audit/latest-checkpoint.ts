@@ -5,6 +5,7 @@
  */
 import { AUDIT_CHECKPOINT_RECORDED, AUDIT_CHECKPOINT_STREAM, parseCheckpoint } from '../../domain/audit/checkpoint';
 import type { EventStore } from '../ports/event-store';
+import { lastEventOf } from '../last-event';
 
 export interface LatestCheckpointView {
   /** Position of the checkpoint event itself. */
@@ -24,7 +25,10 @@ export class LatestCheckpoint {
     const version = await this.store.streamVersion(AUDIT_CHECKPOINT_STREAM);
     if (version === null) return null;
     if (this.cached?.version === version) return this.cached.view;
-    const events = await this.store.readStream(AUDIT_CHECKPOINT_STREAM);
+    // The stream gains a checkpoint a minute; only its newest event is read, and the whole stream
+    // only when that event is not a checkpoint.
+    const last = await lastEventOf(this.store, AUDIT_CHECKPOINT_STREAM);
+    const events = last?.type === AUDIT_CHECKPOINT_RECORDED ? [last] : await this.store.readStream(AUDIT_CHECKPOINT_STREAM);
     const newest = [...events].reverse().find((e) => e.type === AUDIT_CHECKPOINT_RECORDED);
     const data = newest ? parseCheckpoint(newest.data) : null;
     const view =

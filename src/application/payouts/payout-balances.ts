@@ -24,6 +24,7 @@ import {
 } from '../../domain/payouts/balance-snapshot';
 import { availableOf, type PayoutBalanceState } from '../../domain/payouts/balance-state';
 import { toDomainEvent, toNewEvent } from '../command-handler';
+import { lastEventOf } from '../last-event';
 import { ANY, NO_STREAM, WrongExpectedVersionError, exactly, type EventMetadata, type EventStore } from '../ports/event-store';
 
 /** Conflicts in a row before giving up: only other processes conflict, each round one of them wins. */
@@ -156,10 +157,7 @@ export class PayoutBalances {
   }
 
   private async latestSnapshot(balance: Balance): Promise<Known | null> {
-    const snapshots = payoutBalanceSnapshotStreamId(balance.merchantId, balance.currency);
-    const last = await this.store.streamVersion(snapshots);
-    if (last === null) return null;
-    const [stored] = await this.store.readStream(snapshots, { after: last === 0n ? null : last - 1n });
+    const stored = await lastEventOf(this.store, payoutBalanceSnapshotStreamId(balance.merchantId, balance.currency));
     const snapshot = stored ? fromPayoutBalanceSnapshot(stored) : null;
     return snapshot && { state: snapshot.state, version: snapshot.version, snapshotThrough: snapshot.version };
   }

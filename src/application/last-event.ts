@@ -1,0 +1,14 @@
+import type { EventStore, StoredEvent } from './ports/event-store';
+
+/**
+ * The newest event of a stream, or null when there is none: a version lookup and a read of what
+ * follows the version before it, however long the stream has grown (streams that gain an event a
+ * minute, or several a second, for as long as the gateway runs).
+ */
+export async function lastEventOf(store: EventStore, streamId: string): Promise<StoredEvent | null> {
+  const version = await store.streamVersion(streamId);
+  if (version === null) return null;
+  // Anything appended after the version lookup comes back too: the last of it is the newest.
+  const events = await store.readStream(streamId, { after: version === 0n ? null : version - 1n });
+  return events[events.length - 1] ?? null;
+}
