@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import sinon from 'sinon';
+import { ANY } from '../../src/application/ports/event-store';
+import { AUDIT_CHECKPOINT_STREAM } from '../../src/domain/audit/checkpoint';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { CheckpointRecorder } from '../../src/application/audit/checkpoint-recorder';
 import { BrokenLogError, checkLogAtStart } from '../../src/application/audit/start-check';
@@ -89,6 +92,60 @@ describe('The event log check at start', () => {
       }
     });
   }
+
+  describe('Given months of checkpoints and a stream written on for as long', () => {
+    const long = 'payout-balance-merchant-1-EUR';
+    const movement = (i: number) => ({ id: `movement-${i}`, type: 'PayoutMovementsRecorded', schemaVersion: 1, data: { n: i } });
+
+    beforeEach(async () => {
+      const recorder = new CheckpointRecorder({ store, clock: new TestClock() });
+      let n = 0;
+      for (let c = 0; c < 25; c++) {
+        for (let i = 0; i < 8; i++, n++) await store.append(long, [movement(n)], ANY);
+        await recorder.recordIfMoved();
+      }
+      await store.append(long, [movement(n)], ANY);
+    });
+
+    it('then what it reads of single streams is bounded by the range it walks, not by how long the streams have grown', async () => {
+      const reads = sinon.spy(store, 'readStream');
+      try {
+        const report = await checkLogAtStart(store, CHECK);
+        expect(report).to.include({ ok: true, checkpoints: 1 });
+        let read = 0;
+        for (const call of reads.getCalls()) read += (await call.returnValue).length;
+        // The newest two checkpoints, and each stream from the predecessor of its first event in the walk on.
+        expect(report.events).to.equal(11);
+        expect(read).to.be.at.most(2 + report.events + 3);
+        expect(await store.readStream(long)).to.have.length(201);
+      } finally {
+        reads.restore();
+      }
+      expect(await verifyEventLog(store)).to.include({ ok: true, checkpoints: 27 });
+    });
+
+    it('when the checkpoint before the newest is removed, then it refuses', async () => {
+      const newest = (await store.readStream(AUDIT_CHECKPOINT_STREAM)).at(-1)!;
+      deleteEvent(AUDIT_CHECKPOINT_STREAM, Number(newest.version) - 1);
+      try {
+        await checkLogAtStart(store, CHECK);
+        expect.fail('the start check passed');
+      } catch (error) {
+        expect(error).to.be.instanceOf(BrokenLogError);
+      }
+    });
+
+    it('when a movement in the newest checkpoint\'s range is changed, then it refuses', async () => {
+      const version = (await store.streamVersion(long))!;
+      db.prepare("UPDATE events SET data = json_set(data, '$.n', 99) WHERE stream_id = ? AND version = ?").run(long, Number(version) - 2);
+      try {
+        await checkLogAtStart(store, CHECK);
+        expect.fail('the start check passed');
+      } catch (error) {
+        expect((error as BrokenLogError).report.broken).to.include({ streamId: long, problem: 'hash_mismatch' });
+      }
+    });
+  });
 
   it('Given a break it is told to allow (forensics), then it reports the break instead of refusing', async () => {
     setAmount(streams.tail, 1, 99_999);
