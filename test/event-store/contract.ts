@@ -377,6 +377,7 @@ export function eventStoreContract(
         expect(after.map((event) => event.id)).to.deep.equal(events.slice(3).map((event) => event.id));
         expect(after.map((event) => event.version)).to.deep.equal([3n, 4n]);
         expect((await store.readStream(stream, { after: null })).map((event) => event.id)).to.deep.equal(events.map((event) => event.id));
+        expect((await store.readStream(stream, { after: -1n })).map((event) => event.id)).to.deep.equal(events.map((event) => event.id));
         expect(await store.readStream(stream, { after: 4n })).to.deep.equal([]);
         expect(await store.readStream(stream, { after: 40n })).to.deep.equal([]);
         expect(await store.readStream(streamName(), { after: 0n })).to.deep.equal([]);

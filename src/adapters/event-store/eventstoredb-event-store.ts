@@ -115,7 +115,8 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const after = options.after ?? null;
-    if (after === null) return (await this.readWholeStream(streamId)).events;
+    // Versions start at 0: anything below it asks for the whole stream (the client refuses a negative revision).
+    if (after === null || after < 0n) return (await this.readWholeStream(streamId)).events;
     const events: StoredEvent[] = [];
     try {
       // Revisions are versions here; reading from past the stream's end gives nothing.
