@@ -61,6 +61,20 @@ describe('Payout balances remembered while another process appends', function ()
     expect((await store.readStream(`payout-balance-${M}-${C}`)).map((e) => e.type).at(-1)).to.equal('PayoutHoldPlaced');
   });
 
+  it('decides a hold again, on the events appended since, when the append finds the stream moved on', async function () {
+    await feed(received(100), received(100));
+    await feed(received(100));
+    const appends = sinon.spy(store, 'append');
+    const { result, read } = await eventsReadBy(() => hold('payout-1', 200));
+    // The first append expected the remembered version and was refused; the second landed.
+    expect(appends.callCount).to.equal(2);
+    appends.restore();
+    expect(read).to.equal(2);
+    expect(result.state).to.include({ held: 200, received: 5_300 });
+    const stream = await store.readStream(`payout-balance-${M}-${C}`);
+    expect(stream.map((e) => e.type).slice(-3)).to.deep.equal(['PayoutMovementsRecorded', 'PayoutMovementsRecorded', 'PayoutHoldPlaced']);
+  });
+
   it('refuses a hold the balance cannot cover only after reading what was appended since', async function () {
     await feed(received(1_000));
     const { result, read } = await eventsReadBy(() => hold('payout-1', 6_000));
