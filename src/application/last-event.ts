@@ -9,6 +9,8 @@ export async function lastEventOf(store: EventStore, streamId: string): Promise<
   const version = await store.streamVersion(streamId);
   if (version === null) return null;
   // Anything appended after the version lookup comes back too: the last of it is the newest.
-  const events = await store.readStream(streamId, { after: version === 0n ? null : version - 1n });
+  const tail = await store.readStream(streamId, { after: version === 0n ? null : version - 1n });
+  // A last record a store does not hand out (an EventStoreDB system event) leaves the tail empty.
+  const events = tail.length > 0 ? tail : await store.readStream(streamId);
   return events[events.length - 1] ?? null;
 }
