@@ -8,6 +8,7 @@ import { createCheckpointTable, dropCheckpointTable } from './checkpoints';
 import type { ReadModelDatabase } from './database-schema';
 import { allProjections } from './index';
 import type { ProjectionModule } from './projection-module';
+import { ReportThreadSqliteDialect } from './report-connection';
 import { RowBatchSqliteDialect, type RowBatchStatement, rowBatchStatement } from './row-batches';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -43,6 +44,18 @@ export function createReadModelDb(config: ReadModelDbConfig, onConnectionLost?: 
   }
   const pool = surviveConnectionLoss(new Pool({ connectionString: config.url, types: readModelTypes }), onConnectionLost);
   return new Kysely<ReadModelDatabase>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The connection the operator's reports read through, when it is not the read models' own: on a
+ * SQLite file, a read-only connection on a thread of its own (report-connection.ts), so a report
+ * that aggregates whole tables never stops the thread that answers requests. PostgreSQL does the
+ * work in its own processes, and an in-memory database is visible to its one connection only:
+ * null, and the reports use the read models' connection.
+ */
+export function createReportDb(config: ReadModelDbConfig): Kysely<ReadModelDatabase> | null {
+  if (config.kind !== 'sqlite' || config.file === ':memory:' || config.file === '') return null;
+  return new Kysely<ReadModelDatabase>({ dialect: new ReportThreadSqliteDialect(config.file) });
 }
 
 /**

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type Koa from 'koa';
 import type { Kysely } from 'kysely';
 import { allProjectionNames, allProjections } from '../projections';
-import { createReadModelDb, migrateReadModels } from '../projections/database';
+import { createReadModelDb, createReportDb, migrateReadModels } from '../projections/database';
 import type { ReadModelDatabase } from '../projections/database-schema';
 import { Projector } from '../projections/projector';
 import { READ_YOUR_WRITES, ReadModels } from '../projections/read-models';
@@ -251,9 +251,11 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
   readModelsForMetrics = readModels;
   // Operators' reads beyond the ports the payment APIs use: the dashboard, and the metrics' gauges.
-  const callbackOverview = new CallbackQueries(scoped(readDb));
+  // They aggregate whole tables; on SQLite they run on a thread of their own (report-connection.ts).
+  const reportDb = createReportDb(readModelTarget(config)) ?? readDb;
+  const callbackOverview = new CallbackQueries(scoped(reportDb));
   callbacksForMetrics = callbackOverview;
-  const ledgerReports = new LedgerReportQueries(scoped(readDb));
+  const ledgerReports = new LedgerReportQueries(scoped(reportDb));
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
@@ -412,7 +414,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
         clock,
         catchUp: () => readModels.catchUpToHead(2000, [CALLBACK_DELIVERIES_PROJECTION]),
       }),
-    (router) => registerLedgerAdminRoutes(router, { ledger: readModels.ledger, catchUp: () => readModels.catchUpToHead(2000, [LEDGER_PROJECTION]) }),
+    (router) => registerLedgerAdminRoutes(router, { ledger: ledgerReports, catchUp: () => readModels.catchUpToHead(2000, [LEDGER_PROJECTION]) }),
     historyRoute({ store }),
     chainRoute({ store }),
     (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
@@ -578,6 +580,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       await projector?.stop();
       await store.close();
       await readDb.destroy();
+      if (reportDb !== readDb) await reportDb.destroy();
       await pendingCardSweep.stop();
       await closeVault();
     },

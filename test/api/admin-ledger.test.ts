@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import sinon from 'sinon';
+import { LedgerReportQueries } from '../../projections/ledger/queries';
 import { forEachStore } from '../support/gateway-harness';
 
 forEachStore('GET /admin/ledger/balances', (h) => {
@@ -33,6 +35,20 @@ forEachStore('GET /admin/ledger/balances', (h) => {
 
     const earlier = await get(`?merchant_id=${merchant.merchant_id}&as_of=${encodeURIComponent(before)}`);
     expect(earlier.body).to.deep.equal({ result: 'SUCCESS', as_of: before, balances: [] });
+  });
+
+  it("reads through the operator's report queries (on SQLite, a connection on a thread of its own), not the payment APIs' connection", async function () {
+    const g = h();
+    const merchant = await g.createMerchant();
+    await g.sale(merchant, { order_amount: '10.50', order_currency: 'EUR' });
+    const reports = sinon.spy(LedgerReportQueries.prototype, 'balances');
+    try {
+      const response = await get(`?merchant_id=${merchant.merchant_id}`);
+      expect(response.body.balances).to.have.length(2);
+      expect(reports.callCount).to.equal(1);
+    } finally {
+      reports.restore();
+    }
   });
 
   it('refuses a request without the admin token', async function () {
