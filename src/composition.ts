@@ -18,6 +18,7 @@ import { LEDGER_PROJECTION } from '../projections/ledger/module';
 import { CallbackQueries } from '../projections/callback-deliveries/queries';
 import { scoped } from '../projections/database-schema';
 import { LedgerReportQueries } from '../projections/ledger/queries';
+import { PaymentQueries } from '../projections/payments/queries';
 import { workerCheckpoint } from '../projections/worker-checkpoint';
 import { SandboxConnector } from './adapters/connectors/sandbox';
 import { connectorRegistry } from './adapters/connectors/registry';
@@ -114,6 +115,11 @@ export interface Gateway {
   /** Events exactly as stored, for the audit (chain hashes cover the stored shape). */
   rawStore: EventStore;
   readDb: Kysely<ReadModelDatabase>;
+  /**
+   * What the operator's reports (dashboard, admin ledger, metrics' callback backlog) read through:
+   * on a SQLite file a read-only connection on a thread of its own, otherwise `readDb`.
+   */
+  reportDb: Kysely<ReadModelDatabase>;
   readModels: ReadModels;
   /** Present when this process projects (the embedded default, or the projector role). */
   projector: Projector | null;
@@ -256,6 +262,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const callbackOverview = new CallbackQueries(scoped(reportDb));
   callbacksForMetrics = callbackOverview;
   const ledgerReports = new LedgerReportQueries(scoped(reportDb));
+  const paymentSearch = new PaymentQueries(scoped(reportDb));
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
@@ -433,7 +440,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     // Real time: moving the sandbox's clock must not end or extend a session.
     now: () => (options.clock ?? systemClock).now().getTime(),
     businessNow: () => clock.now(),
-    payments: readModels.payments,
+    payments: paymentSearch,
     history: (paymentId: string) => paymentHistory(store, paymentId),
     storedEvents: (paymentId: string) => rawStore.readStream(paymentStreamId(paymentId)),
     callbacks: callbackOverview,
@@ -552,6 +559,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     store,
     rawStore,
     readDb,
+    reportDb,
     readModels,
     projector,
     merchants,
