@@ -256,8 +256,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   // Without a projector here, read-your-writes polls the checkpoints the projector commits.
   const readModels = new ReadModels({ db: readDb, store, projector: projector ?? undefined, pollIntervalMs: 5 });
   readModelsForMetrics = readModels;
-  // Operators' reads beyond the ports the payment APIs use: the dashboard, and the metrics' gauges.
-  // They aggregate whole tables; on SQLite they run on a thread of their own (report-connection.ts).
+  // Operators' reads beyond the ports the payment APIs use: the dashboard, the admin ledger route
+  // and the metrics' gauges. They aggregate or search whole tables; on SQLite they run on a thread
+  // of their own (report-connection.ts).
   const reportDb = createReportDb(readModelTarget(config)) ?? readDb;
   const callbackOverview = new CallbackQueries(scoped(reportDb));
   callbacksForMetrics = callbackOverview;
