@@ -17,6 +17,15 @@ describe('lastEventOf', function () {
     expect(reads.callCount).to.equal(1);
   });
 
+  it('takes the version its caller just read instead of looking it up again', async function () {
+    const store = new MemoryEventStore();
+    for (let n = 0; n < 5; n++) await store.append('s', [event(n)], ANY);
+    const lookups = sinon.spy(store, 'streamVersion');
+    expect(await lastEventOf(store, 's', 4n)).to.deep.include({ id: 'event-4' });
+    expect(await lastEventOf(store, 'missing', null)).to.equal(null);
+    expect(lookups.callCount).to.equal(0);
+  });
+
   it('finds the only event of a stream, and nothing for a stream that does not exist', async function () {
     const store = new MemoryEventStore();
     await store.append('short', [event(0)], ANY);

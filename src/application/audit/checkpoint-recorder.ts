@@ -55,7 +55,7 @@ export class CheckpointRecorder {
   async recordIfMoved(): Promise<CheckpointData | null> {
     const { store } = this.options;
     const streamVersion = await store.streamVersion(AUDIT_CHECKPOINT_STREAM);
-    if (this.last === undefined || (this.last?.version ?? null) !== streamVersion) this.last = await this.loadLast();
+    if (this.last === undefined || (this.last?.version ?? null) !== streamVersion) this.last = await this.loadLast(streamVersion);
     const last = this.last;
     const head = await store.headPosition();
     if (head === null || (last !== null && head <= last.position)) return null;
@@ -112,8 +112,8 @@ export class CheckpointRecorder {
     }
   }
 
-  private async loadLast(): Promise<LastCheckpoint | null> {
-    const newest = await lastEventOf(this.options.store, AUDIT_CHECKPOINT_STREAM);
+  private async loadLast(streamVersion: bigint | null): Promise<LastCheckpoint | null> {
+    const newest = await lastEventOf(this.options.store, AUDIT_CHECKPOINT_STREAM, streamVersion);
     if (!newest) return null;
     const data = newest.type === AUDIT_CHECKPOINT_RECORDED ? parseCheckpoint(newest.data) : null;
     // Chaining onto something unreadable would vouch for it; the operator has to look first.

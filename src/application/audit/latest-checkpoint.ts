@@ -27,7 +27,7 @@ export class LatestCheckpoint {
     if (this.cached?.version === version) return this.cached.view;
     // The stream gains a checkpoint a minute; only its newest event is read, and the whole stream
     // only when that event is not a checkpoint.
-    const last = await lastEventOf(this.store, AUDIT_CHECKPOINT_STREAM);
+    const last = await lastEventOf(this.store, AUDIT_CHECKPOINT_STREAM, version);
     const events = last?.type === AUDIT_CHECKPOINT_RECORDED ? [last] : await this.store.readStream(AUDIT_CHECKPOINT_STREAM);
     const newest = [...events].reverse().find((e) => e.type === AUDIT_CHECKPOINT_RECORDED);
     const data = newest ? parseCheckpoint(newest.data) : null;
