@@ -9,7 +9,8 @@ import type { ReadModelDatabase } from './database-schema';
 import { allProjections } from './index';
 import type { ProjectionModule } from './projection-module';
 import { ReportThreadSqliteDialect } from './report-connection';
-import { RowBatchSqliteDialect, type RowBatchStatement, rowBatchStatement } from './row-batches';
+import { RowBatchSqliteDialect } from './row-batches';
+import { withStatementCache } from './statement-cache';
 
 export type ReadModelDbConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -56,31 +57,6 @@ export function createReadModelDb(config: ReadModelDbConfig, onConnectionLost?: 
 export function createReportDb(config: ReadModelDbConfig): Kysely<ReadModelDatabase> | null {
   if (config.kind !== 'sqlite' || config.file === ':memory:' || config.file === '') return null;
   return new Kysely<ReadModelDatabase>({ dialect: new ReportThreadSqliteDialect(config.file) });
-}
-
-/**
- * The query builder prepares every statement it runs; the projector runs the same few statements
- * thousands of times. Keeping prepared statements (one connection, used by one query at a time)
- * saves SQLite from parsing and planning them again. A row batch (row-batches.ts) is kept the same way.
- */
-function withStatementCache(database: Database.Database): Database.Database {
-  const cache = new Map<string, Database.Statement | RowBatchStatement>();
-  const prepare = database.prepare.bind(database);
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver);
-      return (source: string) => {
-        let statement = cache.get(source);
-        if (!statement) {
-          statement = rowBatchStatement(source, prepare) ?? prepare(source);
-          // Statements whose text varies (IN lists of every length) must not grow the cache forever.
-          if (cache.size >= 256) cache.delete(cache.keys().next().value!);
-          cache.set(source, statement);
-        }
-        return statement;
-      };
-    },
-  });
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
+import { withStatementCache } from './statement-cache';
 
 type Request = { id: number; sql: string; parameters: readonly unknown[] } | { id: number; close: true };
 type Reply = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } } | { id: number; closed: true };
@@ -151,7 +152,6 @@ class ReportThreadDriver implements Driver {
 function runInThread(file: string): void {
   const parent = parentPort!;
   let db: Database.Database | null = null;
-  const statements = new Map<string, Database.Statement>();
   parent.on('message', (request: Request) => {
     if ('close' in request) {
       db?.close();
@@ -162,15 +162,10 @@ function runInThread(file: string): void {
     try {
       // Opened at the first query: by then the process has created and migrated the file.
       if (!db) {
-        db = new Database(file, { readonly: true, fileMustExist: true });
+        db = withStatementCache(new Database(file, { readonly: true, fileMustExist: true }));
         db.pragma('busy_timeout = 5000');
       }
-      let statement = statements.get(request.sql);
-      if (!statement) {
-        statement = db.prepare(request.sql);
-        if (statements.size >= 256) statements.delete(statements.keys().next().value!);
-        statements.set(request.sql, statement);
-      }
+      const statement = db.prepare(request.sql);
       if (!statement.reader) throw Object.assign(new Error('The report connection only reads'), { code: 'SQLITE_READONLY' });
       parent.postMessage({ id: request.id, rows: statement.all(...request.parameters) } satisfies Reply);
     } catch (error) {
