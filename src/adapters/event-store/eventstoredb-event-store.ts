@@ -89,7 +89,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.assertOpen();
     validateAppend(streamId, events);
     for (let attempt = 1; ; attempt += 1) {
-      const { events: stored, lastRevision: current } = await this.readWholeStream(streamId);
+      const { events: stored, lastRevision: current } = await this.readRecords(streamId);
       const retry = resolveRetry(streamId, events, existingRows(stored, events));
       if (retry) return retry;
       checkExpectedVersion(streamId, expected, current);
@@ -115,33 +115,24 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const after = options.after ?? null;
-    // Versions start at 0: anything below it asks for the whole stream (the client refuses a negative revision).
-    if (after === null || after < 0n) return (await this.readWholeStream(streamId)).events;
-    const events: StoredEvent[] = [];
-    try {
-      // Revisions are versions here; reading from past the stream's end gives nothing.
-      for await (const resolved of this.client.readStream(streamId, { fromRevision: after + 1n })) {
-        const event = toStoredEvent(resolved);
-        if (event) events.push(event);
-      }
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
-    return events;
+    // Revisions are versions here; reading from past the stream's end gives nothing. Versions start
+    // at 0: anything below it asks for the whole stream (the client refuses a negative revision).
+    return (await this.readRecords(streamId, after === null || after < 0n ? undefined : after + 1n)).events;
   }
 
   /**
-   * The stream's events plus the revision of its last record, which is what appends must expect:
-   * a record this adapter does not hand out (a system event type) still counts.
+   * The stream's events (from revision `from` on, or all of them) plus the revision of its last
+   * record, which is what appends must expect: a record this adapter does not hand out (a system
+   * event type) still counts.
    */
-  private async readWholeStream(
+  private async readRecords(
     streamId: string,
+    from?: bigint,
   ): Promise<{ events: StoredEvent[]; lastRevision: bigint | null }> {
     const events: StoredEvent[] = [];
     let lastRevision: bigint | null = null;
     try {
-      for await (const resolved of this.client.readStream(streamId)) {
+      for await (const resolved of this.client.readStream(streamId, from === undefined ? {} : { fromRevision: from })) {
         if (resolved.event) lastRevision = resolved.event.revision;
         const event = toStoredEvent(resolved);
         if (event) events.push(event);
