@@ -14,6 +14,19 @@ const now = '2026-01-05T10:00:00.000Z';
 const M = 'merchant-1';
 const C = 'EUR';
 
+/** Events read from `store` (from the stream `only`, when given) while `work` ran, and what it answered. */
+async function eventsRead<T>(store: MemoryEventStore, work: () => Promise<T>, only?: string): Promise<{ result: T; read: number }> {
+  const spy = sinon.spy(store, 'readStream');
+  try {
+    const result = await work();
+    let read = 0;
+    for (const call of spy.getCalls()) if (only === undefined || call.args[0] === only) read += (await call.returnValue).length;
+    return { result, read };
+  } finally {
+    spy.restore();
+  }
+}
+
 describe('Payout balances remembered while another process appends', function () {
   let store: MemoryEventStore;
   let feeder: PayoutBalances;
@@ -30,17 +43,7 @@ describe('Payout balances remembered while another process appends', function ()
     api.handle(M, C, { type: 'HoldPayout', data: { merchantId: M, currency: C, paymentId, amount, now } });
 
   /** Events the api side read from the store while `work` ran. */
-  async function eventsReadBy<T>(work: () => Promise<T>): Promise<{ result: T; read: number }> {
-    const spy = sinon.spy(store, 'readStream');
-    try {
-      const result = await work();
-      let read = 0;
-      for (const call of spy.getCalls()) read += (await call.returnValue).length;
-      return { result, read };
-    } finally {
-      spy.restore();
-    }
-  }
+  const eventsReadBy = <T>(work: () => Promise<T>) => eventsRead(store, work);
 
   beforeEach(async function () {
     store = new MemoryEventStore();
@@ -120,17 +123,7 @@ describe('Payout balance snapshots', function () {
     });
 
   /** Events read from the balance stream itself while `work` ran. */
-  async function readFromBalanceStream<T>(work: () => Promise<T>): Promise<{ result: T; read: number }> {
-    const spy = sinon.spy(store, 'readStream');
-    try {
-      const result = await work();
-      let read = 0;
-      for (const call of spy.getCalls()) if (call.args[0] === stream) read += (await call.returnValue).length;
-      return { result, read };
-    } finally {
-      spy.restore();
-    }
-  }
+  const readFromBalanceStream = <T>(work: () => Promise<T>) => eventsRead(store, work, stream);
 
   beforeEach(async function () {
     store = new MemoryEventStore();
