@@ -8,24 +8,12 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { PayoutBalances } from '../../src/application/payouts/payout-balances';
 import type { FedMovement } from '../../src/domain/payouts/balance-decide';
+import { eventsRead } from '../support/events-read';
 import { MemoryEventStore } from '../support/memory-event-store';
 
 const now = '2026-01-05T10:00:00.000Z';
 const M = 'merchant-1';
 const C = 'EUR';
-
-/** Events read from `store` (from the stream `only`, when given) while `work` ran, and what it answered. */
-async function eventsRead<T>(store: MemoryEventStore, work: () => Promise<T>, only?: string): Promise<{ result: T; read: number }> {
-  const spy = sinon.spy(store, 'readStream');
-  try {
-    const result = await work();
-    let read = 0;
-    for (const call of spy.getCalls()) if (only === undefined || call.args[0] === only) read += (await call.returnValue).length;
-    return { result, read };
-  } finally {
-    spy.restore();
-  }
-}
 
 describe('Payout balances remembered while another process appends', function () {
   let store: MemoryEventStore;

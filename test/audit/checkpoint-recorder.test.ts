@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import sinon from 'sinon';
+import { eventsRead } from '../support/events-read';
 import { CheckpointRecorder } from '../../src/application/audit/checkpoint-recorder';
 import { LatestCheckpoint } from '../../src/application/audit/latest-checkpoint';
 import { verifyEventLog } from '../../src/application/audit/verifier';
@@ -80,29 +80,17 @@ describe('audit checkpoints', function () {
       await store.append('payment-a', [event()], ANY);
       await recorder.recordIfMoved();
     }
-    const checkpointsRead = sinon.spy(store, 'readStream');
-    const read = async () => {
-      let n = 0;
-      for (const call of checkpointsRead.getCalls()) if (call.args[0] === AUDIT_CHECKPOINT_STREAM) n += (await call.returnValue).length;
-      checkpointsRead.resetHistory();
-      return n;
-    };
-    try {
-      const shown = await new LatestCheckpoint(store).read();
-      const newest = (await store.readStream(AUDIT_CHECKPOINT_STREAM)).at(-1)!;
-      checkpointsRead.resetHistory();
-      const shownAgain = await new LatestCheckpoint(store).read();
-      expect(await read()).to.equal(1);
-      expect(shownAgain).to.deep.equal(shown);
-      expect(shown).to.include({ position: newest.position.toString(), upToPosition: newest.data.upToPosition, digest: newest.data.digest });
+    const shown = await new LatestCheckpoint(store).read();
+    const newest = (await store.readStream(AUDIT_CHECKPOINT_STREAM)).at(-1)!;
+    const again = await eventsRead(store, () => new LatestCheckpoint(store).read(), AUDIT_CHECKPOINT_STREAM);
+    expect(again.read).to.equal(1);
+    expect(again.result).to.deep.equal(shown);
+    expect(shown).to.include({ position: newest.position.toString(), upToPosition: newest.data.upToPosition, digest: newest.data.digest });
 
-      await store.append('payment-a', [event()], ANY);
-      const continued = await new CheckpointRecorder({ store, clock }).recordIfMoved();
-      expect(await read()).to.equal(1);
-      expect(continued).to.include({ previousDigest: newest.data.digest, previousPosition: newest.data.upToPosition });
-    } finally {
-      checkpointsRead.restore();
-    }
+    await store.append('payment-a', [event()], ANY);
+    const continued = await eventsRead(store, () => new CheckpointRecorder({ store, clock }).recordIfMoved(), AUDIT_CHECKPOINT_STREAM);
+    expect(continued.read).to.equal(1);
+    expect(continued.result).to.include({ previousDigest: newest.data.digest, previousPosition: newest.data.upToPosition });
     expect(await verifyEventLog(store)).to.include({ ok: true, checkpoints: 31 });
   });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import sinon from 'sinon';
+import { eventsRead } from '../support/events-read';
 import { ANY } from '../../src/application/ports/event-store';
 import { AUDIT_CHECKPOINT_STREAM } from '../../src/domain/audit/checkpoint';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
@@ -108,19 +108,12 @@ describe('The event log check at start', () => {
     });
 
     it('then what it reads of single streams is bounded by the range it walks, not by how long the streams have grown', async () => {
-      const reads = sinon.spy(store, 'readStream');
-      try {
-        const report = await checkLogAtStart(store, CHECK);
-        expect(report).to.include({ ok: true, checkpoints: 1 });
-        let read = 0;
-        for (const call of reads.getCalls()) read += (await call.returnValue).length;
-        // The newest two checkpoints, and each stream from the predecessor of its first event in the walk on.
-        expect(report.events).to.equal(11);
-        expect(read).to.be.at.most(2 + report.events + 3);
-        expect(await store.readStream(long)).to.have.length(201);
-      } finally {
-        reads.restore();
-      }
+      const { result: report, read } = await eventsRead(store, () => checkLogAtStart(store, CHECK));
+      expect(report).to.include({ ok: true, checkpoints: 1 });
+      // The newest two checkpoints, and each stream from the predecessor of its first event in the walk on.
+      expect(report.events).to.equal(11);
+      expect(read).to.be.at.most(2 + report.events + 3);
+      expect(await store.readStream(long)).to.have.length(201);
       expect(await verifyEventLog(store)).to.include({ ok: true, checkpoints: 27 });
     });
 
