@@ -26,6 +26,7 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
+import { nameThisThread } from '../src/adapters/os/linux-threads';
 import { withStatementCache } from './statement-cache';
 
 type Request = { id: number; sql: string; parameters: readonly unknown[] } | { id: number; close: true };
@@ -150,6 +151,7 @@ class ReportThreadDriver implements Driver {
 }
 
 function runInThread(file: string): void {
+  nameThisThread('reports');
   const parent = parentPort!;
   let db: Database.Database | null = null;
   parent.on('message', (request: Request) => {

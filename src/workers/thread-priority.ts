@@ -3,8 +3,8 @@
  * path (projections, the periodic workers). When the cores are all busy, the kernel otherwise shares them evenly, and a
  * projection batch competes with the very requests whose events it projects.
  */
-import fs from 'node:fs';
 import os from 'node:os';
+import { thisThreadId } from '../adapters/os/linux-threads';
 
 /**
  * Adds `niceness` (1-19) to the calling thread's nice value. On Linux a thread has a priority of its
@@ -12,11 +12,11 @@ import os from 'node:os';
  * privilege. Returns whether it took effect.
  */
 export function lowerThisThreadPriority(niceness: number): boolean {
-  if (process.platform !== 'linux' || niceness <= 0) return false;
+  if (niceness <= 0) return false;
+  // setpriority(2) given a thread id sets that thread alone.
+  const tid = thisThreadId();
+  if (tid === null) return false;
   try {
-    // "<pid>/task/<tid>": setpriority(2) given a thread id sets that thread alone.
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid) || tid <= 0) return false;
     os.setPriority(tid, Math.min(19, os.getPriority(tid) + niceness));
     return true;
   } catch {

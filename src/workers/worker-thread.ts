@@ -5,6 +5,7 @@
  * the event store's writer thread); a thread that dies is restarted.
  */
 import { type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
+import { nameThisThread } from '../adapters/os/linux-threads';
 import type { Logger } from '../application/ports/logger';
 import type { GatewayConfig } from '../config';
 
@@ -107,6 +108,7 @@ export function runAsWorkerThread(
     appliedSignal?: SharedArrayBuffer | null;
   } | null;
   if (!parentPort || data?.role !== name || !data.config) return;
+  nameThisThread(name);
   const port = parentPort;
   const report = (error: unknown) => port.postMessage({ type: 'error', error: String(error) } satisfies Message);
   const post = (reading: unknown) => port.postMessage({ type: 'reading', reading } satisfies Message);

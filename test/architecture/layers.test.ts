@@ -97,6 +97,11 @@ const ALLOWED: ReadonlyArray<Edge & { why: string }> = [
     why: 'the read-model pool is opened with the same connection-loss handling as every other pool',
   },
   {
+    from: 'projections/report-connection.ts',
+    to: 'src/adapters/os/linux-threads',
+    why: 'the report thread names itself like every thread the gateway starts, so operators can tell its CPU time apart',
+  },
+  {
     from: 'src/api/sandbox-simulator/routes.ts',
     to: 'src/adapters/connectors/sandbox/transformers',
     why: "the sandbox acquirer's own pages speak its wire (signed PaReq, signed links): they stand where its site would",

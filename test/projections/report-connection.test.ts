@@ -12,6 +12,7 @@ import { createReadModelDb, createReportDb, migrateReadModels } from '../../proj
 import type { ReadModelDatabase } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
 import { scoped } from '../../projections/database-schema';
+import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 
 /** A query SQLite needs a while for (counting to a few million), whatever the host. */
 const slowQuery = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c`;
@@ -87,6 +88,12 @@ describe('The report connection (SQLite read models, a thread of its own)', func
     await turn();
     expect(reportDone, 'the report is still running on its own thread').to.equal(false);
     expect((await report).rows).to.deep.equal([{ n: 2000000 }]);
+  });
+
+  it('runs on a thread named for it, which `top -H` and the metrics show as reports', async function () {
+    if (process.platform !== 'linux') this.skip();
+    await new LedgerReportQueries(scoped(reportDb)).balances({});
+    expect(threadCpuSeconds()?.map((t) => t.thread)).to.include('reports');
   });
 
   it('refuses to write', async function () {

@@ -11,6 +11,7 @@
  */
 import Database from 'better-sqlite3';
 import { isMainThread, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
+import { nameThisThread } from '../os/linux-threads';
 import { CommitSignal } from './commit-signal';
 import { type BatchItem, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
 
@@ -43,6 +44,7 @@ interface Received {
 }
 
 function runInThread(filename: string, commits: CommitSignal): void {
+  nameThisThread('writer');
   const db = new Database(filename);
   prepareEventsDatabase(db);
   const write = createBatchWriter(db);
