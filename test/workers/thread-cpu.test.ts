@@ -3,10 +3,14 @@
  * `/metrics` counts each one's CPU time (`gateway_thread_cpu_seconds_total`).
  */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { nameThisThread, threadCpuSeconds } from '../../src/adapters/os/linux-threads';
+import { loadConfig } from '../../src/config';
+import { runGateway, type RunningGateway } from '../../src/server';
+import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
 
 const secondsOf = (thread: string) => threadCpuSeconds()?.find((t) => t.thread === thread)?.seconds;
 
@@ -43,5 +47,44 @@ describe('threads named and their CPU time read', function () {
       await worker.terminate();
     }
     expect(secondsOf('cpu-probe')).to.equal(undefined);
+  });
+});
+
+describe('thread CPU in the metrics of a gateway as npm start runs it', function () {
+  this.timeout(60_000);
+  let dataDir = '';
+  let running: RunningGateway | undefined;
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    dataDir = mkdtempSync(join(tmpdir(), 'thread-cpu-'));
+    running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
+  });
+
+  after(async () => {
+    await running?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('Given SALEs answered, then /metrics counts CPU time for the HTTP thread, the writer, the projector, the notifier and the workers', async () => {
+    const merchant = running!.demoMerchant!;
+    for (let i = 0; i < 20; i++) {
+      const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: `thread-cpu-${i}` };
+      fields.hash = signSale(fields, merchant.password);
+      const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+      const answer = (await (await fetch(`${running!.baseUrl}/post`, { method: 'POST', body })).json()) as { status: string };
+      expect(answer.status).to.equal('SETTLED');
+    }
+    const res = await fetch(`${running!.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${running!.gateway.adminToken}` } });
+    expect(res.status).to.equal(200);
+    const text = await res.text();
+    const seconds = (thread: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`gateway_thread_cpu_seconds_total{thread="${thread}"}`));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
+    };
+    for (const thread of ['main', 'writer', 'projector', 'notifier', 'workers', 'runtime']) {
+      expect(seconds(thread), thread).to.be.a('number');
+    }
+    expect(seconds('main')).to.be.greaterThan(0);
   });
 });

@@ -13,6 +13,7 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefault
 /** A registry's counts as data that can cross to another thread (GatewayMetrics.countsSnapshot). */
 export type CountsSnapshot = Array<MetricObjectWithValues<MetricValue<string>>>;
 import type { NewEvent } from '../../application/ports/event-store';
+import { threadCpuSeconds } from '../os/linux-threads';
 
 /** Readings taken at scrape time; each may fail (database down) without failing the scrape. */
 export interface ScrapeReadings {
@@ -34,6 +35,25 @@ export interface GatewayMetricsOptions {
   readings?: ScrapeReadings;
   /** Called when a scrape-time reading fails; the gauge is then left out of that scrape. */
   onReadingError?: (what: string, error: unknown) => void;
+}
+
+/**
+ * The process's CPU by thread (linux-threads.ts): which one a load fills first, the HTTP thread
+ * (`main` in the `all` and `api` roles), the event store's `writer`, the `projector`, the
+ * `notifier`, the `workers`, the `reports` thread, or the `runtime`'s own (garbage collection,
+ * compilation). Absent off Linux.
+ */
+function threadCpuCounter(registers: Registry[]): void {
+  new Counter({
+    name: 'gateway_thread_cpu_seconds_total',
+    help: 'User and system CPU time of this process by thread: main, writer, projector, notifier, workers, reports, runtime',
+    labelNames: ['thread'],
+    registers,
+    collect() {
+      this.reset();
+      for (const { thread, seconds } of threadCpuSeconds() ?? []) this.inc({ thread }, seconds);
+    },
+  });
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -97,7 +117,10 @@ export class GatewayMetrics {
 
   constructor(options: GatewayMetricsOptions = {}) {
     const registers = [this.registry];
-    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics) {
+      collectDefaultMetrics({ register: this.registry });
+      threadCpuCounter(registers);
+    }
 
     this.http = new Histogram({
       name: 'gateway_http_request_duration_seconds',
