@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { threadCpuSeconds, type ThreadCpu } from '../../src/adapters/os/linux-threads';
 import { BenchFailure, REPO_ROOT, freePort, makeTempDir, removeTempDir, startServer, stopServer, type ServerChild } from './children';
 import { saleBodyFactory } from './load';
 import { runOpenLoop, type OpenLoopSummary } from './open-loop';
@@ -14,6 +15,47 @@ import { runOpenLoop, type OpenLoopSummary } from './open-loop';
 export interface LatencyResult {
   rate: number;
   summary: OpenLoopSummary;
+  /**
+   * CPU time per answered request while the rate ran: the server's, by thread (its threads name
+   * themselves, linux-threads.ts), and the sender's (this process: the clock thread and the HTTP
+   * client). Null off Linux.
+   */
+  cpu: CpuPerRequest | null;
+}
+
+export interface CpuPerRequest {
+  /** Milliseconds per request by server thread: main, writer, projector, notifier, workers, runtime. */
+  byThread: Record<string, number>;
+  /** All of the server's threads. */
+  serverMs: number;
+  /** The open-loop sender in this process. */
+  senderMs: number;
+  /** Cores the server and sender together keep busy at this rate. */
+  coresAtRate: number;
+}
+
+export function cpuPerRequest(rate: number, requests: number, before: ThreadCpu[] | null, after: ThreadCpu[] | null, sender: NodeJS.CpuUsage): CpuPerRequest | null {
+  if (!before || !after || requests === 0) return null;
+  const byThread: Record<string, number> = {};
+  let serverMs = 0;
+  for (const { thread, seconds } of after) {
+    const ms = ((seconds - (before.find((b) => b.thread === thread)?.seconds ?? 0)) * 1000) / requests;
+    byThread[thread] = round3(ms);
+    serverMs += ms;
+  }
+  const senderMs = (sender.user + sender.system) / 1000 / requests;
+  return { byThread, serverMs: round3(serverMs), senderMs: round3(senderMs), coresAtRate: round3(((serverMs + senderMs) * rate) / 1000) };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** `main 1.18 · writer 0.55 · ...` in descending order. */
+export function describeCpu(cpu: CpuPerRequest): string {
+  const threads = Object.entries(cpu.byThread)
+    .sort((a, b) => b[1] - a[1])
+    .map(([thread, ms]) => `${thread} ${ms.toFixed(2)}`)
+    .join(' · ');
+  return `${cpu.serverMs.toFixed(2)} ms (${threads}), sender ${cpu.senderMs.toFixed(2)} ms`;
 }
 
 /** Compiles dist/ the way `npm start` does, so the gateway child runs what production runs. */
@@ -55,13 +97,18 @@ export async function benchLatency(options: LatencyOptions): Promise<LatencyResu
     const results: LatencyResult[] = [];
     for (const rate of options.rates) {
       await runOpenLoop({ url, rate, durationS: options.warmupS, nextBody: bodies.next });
+      const pid = server.child.pid!;
+      const threadsBefore = threadCpuSeconds(pid);
+      const senderBefore = process.cpuUsage();
       const summary = await runOpenLoop({ url, rate, durationS: options.durationS, nextBody: bodies.next });
+      const cpu = cpuPerRequest(rate, summary.completed, threadsBefore, threadCpuSeconds(pid), process.cpuUsage(senderBefore));
       const l = summary.latencyMs;
       options.log(
         `  ${rate}/s for ${options.durationS} s: p50 ${l.p50} ms, p99 ${l.p99} ms, p99.9 ${l.p999} ms, max ${l.max} ms; ` +
           `${summary.completed}/${summary.sent} ok, ${summary.errors} errors, sender lag p99 ${summary.senderLagP99Ms} ms`,
       );
-      results.push({ rate, summary });
+      if (cpu) options.log(`    CPU per request: ${describeCpu(cpu)}; ${cpu.coresAtRate.toFixed(2)} cores busy at ${rate}/s`);
+      results.push({ rate, summary, cpu });
     }
     return results;
   } finally {

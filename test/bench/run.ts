@@ -52,7 +52,7 @@ import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
 import { benchScheduled } from './scheduled';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
-import { benchLatency, buildDist } from './latency';
+import { benchLatency, buildDist, describeCpu } from './latency';
 import { benchPostgres } from './postgres';
 
 const MAX_ERROR_RATE = 0.001;
@@ -486,6 +486,16 @@ async function main(): Promise<number> {
     log(`  ${r.map((cell, c) => (c === 0 ? cell.padEnd(tw[c]) : cell.padStart(tw[c]))).join('   ')}`);
     if (i === 0) log(`  ${tw.map((w) => '-'.repeat(w)).join('   ')}`);
   }
+  // Where the open-loop floor is for this design: the CPU a SALE costs, against the cores there are.
+  for (const rate of [300, 1000]) {
+    const mine = latency.find((l) => l.rate === rate)?.cpu;
+    const floorCpu = floorLatency.find((l) => l.rate === rate)?.cpu;
+    if (!mine) continue;
+    log(
+      `  CPU per SALE at ${rate}/s: gateway ${describeCpu(mine)}; ${mine.coresAtRate.toFixed(2)} of ${os.availableParallelism()} cores busy` +
+        (floorCpu ? ` (the floor ${floorCpu.serverMs.toFixed(2)} ms, ${floorCpu.coresAtRate.toFixed(2)} cores)` : ''),
+    );
+  }
 
   let profileSummary: ReturnType<typeof summariseProfile> | null = null;
   if (sale.profile) {
@@ -512,9 +522,9 @@ async function main(): Promise<number> {
       maxErrorRate: MAX_ERROR_RATE,
     },
     baseline: loadJson(baseline),
-    durabilityFloor: { ...loadJson(floor), ratioToBaseline: round(floorRatio, 3), openLoop: floorLatency.map((l) => ({ rate: l.rate, latencyMs: l.summary.latencyMs, errors: l.summary.errors })) },
+    durabilityFloor: { ...loadJson(floor), ratioToBaseline: round(floorRatio, 3), openLoop: floorLatency.map((l) => ({ rate: l.rate, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })) },
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
-    openLoop: latency.map((l) => ({ rate: l.rate, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms })),
+    openLoop: latency.map((l) => ({ rate: l.rate, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms, cpuMsPerRequest: l.cpu })),
     postgres: postgres && { sale: loadJson(postgres.sale), appends: postgres.appends },
     apmSale: { ...loadJson(sale.apm), requestBodyBytes: sale.apmBodyBytes, ratioToCardSale: sale.load.requestsPerSec > 0 ? round(sale.apm.requestsPerSec / sale.load.requestsPerSec, 3) : null },
     session: { ...loadJson(session.load), requestBodyBytes: session.bodyBytes, ratioToBaseline: round(sessionRatio, 3) },
