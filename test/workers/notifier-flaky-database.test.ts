@@ -62,6 +62,7 @@ function flakyNotifier(g: Gateway, clock: TestClock, faults: FaultInjector): Not
   const flakyCheckpoint: NotifierCheckpoint = {
     load: () => faults.call('checkpoint load', () => checkpoint.load()),
     save: (position) => faults.call('checkpoint save', () => checkpoint.save(position)),
+    trySave: (position) => faults.call('checkpoint save', () => checkpoint.trySave(position)),
   };
   return new Notifier({
     store: new FlakyEventStore(g.store, faults),

@@ -53,6 +53,11 @@ export interface NotifierSettings {
 export interface NotifierCheckpoint {
   load(): Promise<bigint | null>;
   save(position: bigint): Promise<void>;
+  /**
+   * Saves unless that would mean waiting for another writer of the same database: false then, and
+   * the notifier tries again at its next save. Without it, every save may wait.
+   */
+  trySave?(position: bigint): Promise<boolean>;
 }
 
 /** Backoff between tries of work the database failed: doubling from `initialMs` up to `maxMs`. */
@@ -88,6 +93,12 @@ const PAYMENT_CACHE_LIMIT = 20_000;
 /** A claimed attempt outlives the HTTP timeout by this much before another notifier may take over. */
 const LEASE_GRACE_MS = 30_000;
 const MERCHANT_CACHE_MS = 1_000;
+const CHECKPOINT_EVERY_MS = 250;
+/**
+ * Saves in a row that may find the database busy and give up (two seconds' worth): the next one
+ * waits, so a database that is always busy still gets the checkpoint, only later.
+ */
+const BUSY_SAVES_BEFORE_WAITING = 8;
 
 interface Pending {
   position: bigint;
@@ -113,6 +124,7 @@ export class Notifier {
   private readonly pending: Pending[] = [];
   private lastSeen: bigint | null = null;
   private savedCheckpoint: bigint | null = null;
+  private busySaves = 0;
   private readonly work = new Set<Promise<unknown>>();
 
   /** Deliveries this notifier is sending right now, and those waiting for a free slot. */
@@ -142,7 +154,7 @@ export class Notifier {
     this.subscribe();
     this.pollTimer = setInterval(() => void this.runDue().catch((error) => this.reportError('due pass', error)), this.deps.settings.pollMs);
     this.pollTimer.unref();
-    this.checkpointTimer = setInterval(() => void this.saveCheckpoint().catch((error) => this.reportError('checkpoint', error)), 250);
+    this.checkpointTimer = setInterval(() => void this.saveCheckpoint(false).catch((error) => this.reportError('checkpoint', error)), CHECKPOINT_EVERY_MS);
     this.checkpointTimer.unref();
   }
 
@@ -391,13 +403,24 @@ export class Notifier {
     return account;
   }
 
-  /** Saves the position right before the lowest event whose delivery is not recorded yet. */
-  private async saveCheckpoint(): Promise<void> {
+  /**
+   * Saves the position right before the lowest event whose delivery is not recorded yet. The
+   * periodic saves (`mayWait` false) do not wait for a busy database: callbacks are sent from this
+   * thread, and a checkpoint saved a moment later only means replaying a moment more after a crash.
+   */
+  private async saveCheckpoint(mayWait = true): Promise<void> {
     while (this.pending.length > 0 && this.pending[0].done) this.pending.shift();
     // With nothing in progress, everything seen so far is accounted for.
     const upTo = this.pending.length > 0 ? this.pending[0].position - 1n : this.lastSeen;
     if (upTo === null || (this.savedCheckpoint !== null && upTo <= this.savedCheckpoint)) return;
-    await this.deps.checkpoint.save(upTo);
+    const { checkpoint } = this.deps;
+    if (!mayWait && checkpoint.trySave && this.busySaves < BUSY_SAVES_BEFORE_WAITING) {
+      if (!(await checkpoint.trySave(upTo))) {
+        this.busySaves++;
+        return;
+      }
+    } else await checkpoint.save(upTo);
+    this.busySaves = 0;
     this.savedCheckpoint = upTo;
   }
 

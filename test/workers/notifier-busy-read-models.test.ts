@@ -1,0 +1,92 @@
+/**
+ * Callbacks are not held back by whoever writes the read models. In `npm start` the notifier saves
+ * its checkpoint in the SQLite read models, whose write lock the projector holds for each batch
+ * (for as long as a busy machine leaves it waiting at its lower priority). A save that waited for
+ * the lock stopped the notifier's thread, and every callback with it.
+ */
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config';
+import { runGateway, type RunningGateway } from '../../src/server';
+import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
+
+describe('callbacks while another writer holds the read models', function () {
+  this.timeout(60_000);
+  let dataDir = '';
+  let running: RunningGateway | undefined;
+  let receiver: http.Server | undefined;
+  let receiverUrl = '';
+  const arrivals = new Map<string, number>();
+
+  before(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        const orderId = new URLSearchParams(body).get('order_id');
+        if (orderId && !arrivals.has(orderId)) arrivals.set(orderId, Date.now());
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      });
+    });
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+    dataDir = mkdtempSync(join(tmpdir(), 'notifier-busy-'));
+    running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
+  });
+
+  after(async () => {
+    await running?.stop();
+    await new Promise((resolve) => receiver?.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function sale(orderId: string): Promise<void> {
+    const merchant = running!.demoMerchant!;
+    const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: orderId, notification_url: receiverUrl };
+    fields.hash = signSale(fields, merchant.password);
+    const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
+    const answer = (await (await fetch(`${running!.baseUrl}/post`, { method: 'POST', body })).json()) as { status: string };
+    expect(answer.status).to.equal('SETTLED');
+  }
+
+  const arrived = async (orderId: string, withinMs: number): Promise<boolean> => {
+    const deadline = Date.now() + withinMs;
+    while (!arrivals.has(orderId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    return arrivals.has(orderId);
+  };
+
+  it('Given the read models\' write lock held for six seconds, when SALEs call back meanwhile, then each callback arrives within two seconds', async () => {
+    await sale('busy-warm-up');
+    expect(await arrived('busy-warm-up', 10_000)).to.equal(true);
+
+    const holder = new Database(join(dataDir, 'read-models.db'));
+    holder.exec('BEGIN IMMEDIATE');
+    holder.prepare("UPDATE projection_checkpoints SET updated_at = updated_at WHERE name = 'nobody'").run();
+    const release = setTimeout(() => {
+      holder.exec('COMMIT');
+      holder.close();
+    }, 6_000);
+    try {
+      // The first SALE moves the notifier past its last saved checkpoint, so its next periodic save
+      // (every 250 ms) meets the lock; the second calls back after that. A save that waited would
+      // hold the notifier's thread until the lock is released or its 5 s busy timeout runs out.
+      await sale('busy-1');
+      expect(await arrived('busy-1', 2_000), 'first callback').to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await sale('busy-2');
+      expect(await arrived('busy-2', 2_000), 'second callback').to.equal(true);
+    } finally {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (holder.open) {
+        clearTimeout(release);
+        holder.exec('COMMIT');
+        holder.close();
+      }
+    }
+  });
+});
