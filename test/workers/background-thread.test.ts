@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
 import { verifyEventLog } from '../../src/application/audit/verifier';
-import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
+import { settledSaleOver } from '../support/running-gateway-sale';
 
 interface Received {
   deliveryId: string;
@@ -48,16 +48,7 @@ describe('the notifier on the background thread of a running gateway', function 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function sale(orderId: string): Promise<string> {
-    const merchant = running!.demoMerchant!;
-    const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: orderId, notification_url: receiverUrl };
-    fields.hash = signSale(fields, merchant.password);
-    const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
-    const res = await fetch(`${running!.baseUrl}/post`, { method: 'POST', body });
-    const answer = (await res.json()) as { status: string; trans_id: string };
-    expect(answer.status).to.equal('SETTLED');
-    return answer.trans_id;
-  }
+  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiverUrl });
 
   async function until(what: string, ok: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;

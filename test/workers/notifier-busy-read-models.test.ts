@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
-import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
+import { settledSaleOver } from '../support/running-gateway-sale';
 
 describe('callbacks while another writer holds the read models', function () {
   this.timeout(60_000);
@@ -45,14 +45,7 @@ describe('callbacks while another writer holds the read models', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function sale(orderId: string): Promise<void> {
-    const merchant = running!.demoMerchant!;
-    const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: orderId, notification_url: receiverUrl };
-    fields.hash = signSale(fields, merchant.password);
-    const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
-    const answer = (await (await fetch(`${running!.baseUrl}/post`, { method: 'POST', body })).json()) as { status: string };
-    expect(answer.status).to.equal('SETTLED');
-  }
+  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiverUrl });
 
   const arrived = async (orderId: string, withinMs: number): Promise<boolean> => {
     const deadline = Date.now() + withinMs;

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { nameThisThread, threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
-import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
+import { settledSaleOver } from '../support/running-gateway-sale';
 
 const secondsOf = (thread: string) => threadCpuSeconds()?.find((t) => t.thread === thread)?.seconds;
 
@@ -67,14 +67,7 @@ describe('thread CPU in the metrics of a gateway as npm start runs it', function
   });
 
   it('Given SALEs answered, then /metrics counts CPU time for the HTTP thread, the writer, the projector, the notifier and the workers', async () => {
-    const merchant = running!.demoMerchant!;
-    for (let i = 0; i < 20; i++) {
-      const fields: Fields = { ...defaultSaleFields({ client_key: merchant.client_key } as never), order_id: `thread-cpu-${i}` };
-      fields.hash = signSale(fields, merchant.password);
-      const body = new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
-      const answer = (await (await fetch(`${running!.baseUrl}/post`, { method: 'POST', body })).json()) as { status: string };
-      expect(answer.status).to.equal('SETTLED');
-    }
+    for (let i = 0; i < 20; i++) await settledSaleOver(running!, `thread-cpu-${i}`);
     const res = await fetch(`${running!.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${running!.gateway.adminToken}` } });
     expect(res.status).to.equal(200);
     const text = await res.text();
