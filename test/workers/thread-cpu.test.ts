@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { nameThisThread, threadCpuSeconds } from '../../src/adapters/os/linux-threads';
+import { cpuByThreadName, nameThisThread, threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
 import { settledSaleOver } from '../support/running-gateway-sale';
@@ -47,6 +47,27 @@ describe('threads named and their CPU time read', function () {
       await worker.terminate();
     }
     expect(secondsOf('cpu-probe')).to.equal(undefined);
+  });
+
+  it('Given the stat lines of a process\'s threads, then their user and system time summed by name, in the kernel\'s hundredths of a second', function () {
+    // pid 100: the main thread; two threads of ours, one named "gw-a (b)" with a space and parentheses; three of the runtime.
+    const stat = (tid: number, name: string, utime: number, stime: number) =>
+      `${tid} (${name}) S 1 100 100 0 -1 4194560 1 0 0 0 ${utime} ${stime} 0 0 20 0 9 0 1 1 1`;
+    const threads = cpuByThreadName(100, [
+      { tid: 100, stat: stat(100, 'node', 120, 7) },
+      { tid: 101, stat: stat(101, 'gw-writer', 30, 25) },
+      { tid: 102, stat: stat(102, 'gw-a (b)', 1, 0) },
+      { tid: 103, stat: stat(103, 'node', 40, 7) },
+      { tid: 104, stat: stat(104, 'V8 DefaultWorke', 51, 10) },
+      { tid: 105, stat: stat(105, 'libuv-worker', 30, 5) },
+    ]);
+    expect(threads).to.have.deep.members([
+      { thread: 'main', seconds: 1.27 },
+      { thread: 'writer', seconds: 0.55 },
+      { thread: 'a (b)', seconds: 0.01 },
+      // 0.47 + 0.61 + 0.35 in floating point would read 1.4300000000000002.
+      { thread: 'runtime', seconds: 1.43 },
+    ]);
   });
 });
 

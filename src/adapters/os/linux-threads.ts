@@ -60,20 +60,28 @@ export function threadCpuSeconds(pid: number = process.pid): ThreadCpu[] | null 
   } catch {
     return null;
   }
-  const byThread = new Map<string, number>();
+  const stats: Array<{ tid: number; stat: string }> = [];
   for (const tid of tids) {
-    let stat: string;
     try {
-      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      stats.push({ tid: Number(tid), stat: fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8') });
     } catch {
-      continue; // ended while being read
+      // ended while being read
     }
+  }
+  return cpuByThreadName(pid, stats);
+}
+
+/** Sums the CPU time in the `stat` lines of a process's threads by thread name. */
+export function cpuByThreadName(pid: number, stats: ReadonlyArray<{ tid: number; stat: string }>): ThreadCpu[] {
+  // Whole ticks, summed before dividing, so the seconds read 1.43 and not 1.4300000000000002.
+  const ticksByThread = new Map<string, number>();
+  for (const { tid, stat } of stats) {
     // "tid (name) state ppid ...": the name may hold spaces and parentheses, so split after the last ')'.
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-    const thread = Number(tid) === pid ? 'main' : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : 'runtime';
-    byThread.set(thread, (byThread.get(thread) ?? 0) + ticks / TICKS_PER_SECOND);
+    const thread = tid === pid ? 'main' : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : 'runtime';
+    ticksByThread.set(thread, (ticksByThread.get(thread) ?? 0) + ticks);
   }
-  return [...byThread].map(([thread, seconds]) => ({ thread, seconds }));
+  return [...ticksByThread].map(([thread, ticks]) => ({ thread, seconds: ticks / TICKS_PER_SECOND }));
 }
