@@ -5,50 +5,34 @@
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
 import { verifyEventLog } from '../../src/application/audit/verifier';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSaleOver } from '../support/running-gateway-sale';
-
-interface Received {
-  deliveryId: string;
-  body: string;
-}
 
 describe('the notifier on the background thread of a running gateway', function () {
   this.timeout(60_000);
   let dataDir = '';
   let running: RunningGateway | undefined;
-  let receiver: http.Server | undefined;
-  const received: Received[] = [];
-  let receiverUrl = '';
+  const receiver = new CallbackReceiver();
+  const received = receiver.received;
 
   before(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push({ deliveryId: String(req.headers['x-delivery-id']), body });
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-      });
-    });
-    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+    await receiver.start();
     dataDir = mkdtempSync(join(tmpdir(), 'background-thread-'));
     running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
   });
 
   after(async () => {
     await running?.stop();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiverUrl });
+  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiver.url });
 
   async function until(what: string, ok: () => boolean): Promise<void> {
     const deadline = Date.now() + 20_000;

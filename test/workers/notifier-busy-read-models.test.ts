@@ -7,50 +7,38 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { runGateway, type RunningGateway } from '../../src/server';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSaleOver } from '../support/running-gateway-sale';
 
 describe('callbacks while another writer holds the read models', function () {
   this.timeout(60_000);
   let dataDir = '';
   let running: RunningGateway | undefined;
-  let receiver: http.Server | undefined;
-  let receiverUrl = '';
-  const arrivals = new Map<string, number>();
+  const receiver = new CallbackReceiver();
 
   before(async () => {
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        const orderId = new URLSearchParams(body).get('order_id');
-        if (orderId && !arrivals.has(orderId)) arrivals.set(orderId, Date.now());
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
-      });
-    });
-    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
+    await receiver.start();
     dataDir = mkdtempSync(join(tmpdir(), 'notifier-busy-'));
     running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
   });
 
   after(async () => {
     await running?.stop();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiverUrl });
+  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiver.url });
 
   const arrived = async (orderId: string, withinMs: number): Promise<boolean> => {
     const deadline = Date.now() + withinMs;
-    while (!arrivals.has(orderId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-    return arrivals.has(orderId);
+    const has = () => receiver.received.some((r) => r.fields.get('order_id') === orderId);
+    while (!has() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    return has();
   };
 
   it('Given the read models\' write lock held for six seconds, when SALEs call back meanwhile, then each callback arrives within two seconds', async () => {
