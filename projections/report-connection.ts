@@ -27,6 +27,7 @@ import {
   type Kysely,
 } from 'kysely';
 import { nameThisThread } from '../src/adapters/os/linux-threads';
+import { startModuleThread } from '../src/adapters/os/module-thread';
 import { withStatementCache } from './statement-cache';
 
 type Request = { id: number; sql: string; parameters: readonly unknown[] } | { id: number; close: true };
@@ -84,9 +85,7 @@ class ReportThreadDriver implements Driver {
   }
 
   async init(): Promise<void> {
-    // Run from the sources (tsx) the thread needs the TypeScript loader too; compiled JavaScript does not.
-    const bootstrap = `${__filename.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(__filename)});`;
-    const worker = new Worker(bootstrap, { eval: true, workerData: { readModelReportsFile: this.file } satisfies ReportThreadData });
+    const worker = startModuleThread(__filename, { workerData: { readModelReportsFile: this.file } satisfies ReportThreadData });
     // Waiting queries keep the process alive; an idle report thread does not.
     worker.unref();
     worker.on('message', (reply: Reply) => {

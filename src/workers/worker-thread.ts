@@ -6,6 +6,7 @@
  */
 import { type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../adapters/os/linux-threads';
+import { startModuleThread } from '../adapters/os/module-thread';
 import type { Logger } from '../application/ports/logger';
 import type { GatewayConfig } from '../config';
 
@@ -55,11 +56,9 @@ export async function startWorkerThread(
   let worker: Worker;
   const spawn = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      // A TypeScript module (the sources, under tsx) needs the same loader on the thread; compiled JavaScript does not.
-      const bootstrap = `${file.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(file)});`;
       const port = options.port?.() ?? null;
       const data = { role: name, config, port, commitSignal: options.commitSignal ?? null, appliedSignal: options.appliedSignal ?? null };
-      worker = new Worker(bootstrap, { eval: true, workerData: data, transferList: port ? [port] : [] });
+      worker = startModuleThread(file, { workerData: data, transferList: port ? [port] : [] });
       ready = false;
       worker.on('message', (message: Message) => {
         if (message.type === 'ready') {

@@ -102,6 +102,11 @@ const ALLOWED: ReadonlyArray<Edge & { why: string }> = [
     why: 'the report thread names itself like every thread the gateway starts, so operators can tell its CPU time apart',
   },
   {
+    from: 'projections/report-connection.ts',
+    to: 'src/adapters/os/module-thread',
+    why: 'the report thread is started like every thread the gateway starts, with the TypeScript loader when run from the sources',
+  },
+  {
     from: 'src/api/sandbox-simulator/routes.ts',
     to: 'src/adapters/connectors/sandbox/transformers',
     why: "the sandbox acquirer's own pages speak its wire (signed PaReq, signed links): they stand where its site would",

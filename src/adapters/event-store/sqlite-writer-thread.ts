@@ -12,6 +12,7 @@
 import Database from 'better-sqlite3';
 import { isMainThread, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../os/linux-threads';
+import { startModuleThread } from '../os/module-thread';
 import { CommitSignal } from './commit-signal';
 import { type BatchItem, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
 
@@ -29,9 +30,7 @@ interface WriterData {
 }
 
 export function startWriterThread(filename: string, commits: CommitSignal): Worker {
-  // Run from the sources (tsx) the thread needs the TypeScript loader too; compiled JavaScript does not.
-  const bootstrap = `${__filename.endsWith('.ts') ? "require('tsx/cjs'); " : ''}require(${JSON.stringify(__filename)});`;
-  return new Worker(bootstrap, { eval: true, workerData: { sqliteWriterFile: filename, commitSignal: commits.buffer } satisfies WriterData });
+  return startModuleThread(__filename, { workerData: { sqliteWriterFile: filename, commitSignal: commits.buffer } satisfies WriterData });
 }
 
 /** Most appends committed in one transaction; the rest wait for the next one. */
