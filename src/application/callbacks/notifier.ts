@@ -27,6 +27,7 @@ import { callbackSignatureHeader, encodeCallbackBody } from '../../domain/callba
 import { DomainError } from '../../domain/errors';
 import { PAYMENT_EVENT_TYPES, paymentStreamId, type PaymentEvent } from '../../domain/payment/events';
 import { evolvePayment, initialPaymentState, type PaymentState } from '../../domain/payment/state';
+import { CheckpointSaves, type WorkerCheckpoint } from '../checkpoint-saves';
 import { handleCommand, loadState, toDomainEvent } from '../command-handler';
 import type { MerchantAccount } from '../merchant-service';
 import type { CallbackSender } from '../ports/callback-sender';
@@ -50,15 +51,7 @@ export interface NotifierSettings {
   maxInFlight: number;
 }
 
-export interface NotifierCheckpoint {
-  load(): Promise<bigint | null>;
-  save(position: bigint): Promise<void>;
-  /**
-   * Saves unless that would mean waiting for another writer of the same database: false then, and
-   * the notifier tries again at its next save. Without it, every save may wait.
-   */
-  trySave?(position: bigint): Promise<boolean>;
-}
+export type NotifierCheckpoint = WorkerCheckpoint;
 
 /** Backoff between tries of work the database failed: doubling from `initialMs` up to `maxMs`. */
 export interface RetryBackoff {
@@ -93,12 +86,8 @@ const PAYMENT_CACHE_LIMIT = 20_000;
 /** A claimed attempt outlives the HTTP timeout by this much before another notifier may take over. */
 const LEASE_GRACE_MS = 30_000;
 const MERCHANT_CACHE_MS = 1_000;
+/** Eight of these (BUSY_SAVES_BEFORE_WAITING, checkpoint-saves.ts): two seconds of saves that may give up before one waits. */
 const CHECKPOINT_EVERY_MS = 250;
-/**
- * Saves in a row that may find the database busy and give up (two seconds' worth): the next one
- * waits, so a database that is always busy still gets the checkpoint, only later.
- */
-const BUSY_SAVES_BEFORE_WAITING = 8;
 
 interface Pending {
   position: bigint;
@@ -124,7 +113,7 @@ export class Notifier {
   private readonly pending: Pending[] = [];
   private lastSeen: bigint | null = null;
   private savedCheckpoint: bigint | null = null;
-  private busySaves = 0;
+  private readonly checkpointSaves: CheckpointSaves;
   private readonly work = new Set<Promise<unknown>>();
 
   /** Deliveries this notifier is sending right now, and those waiting for a free slot. */
@@ -141,6 +130,7 @@ export class Notifier {
   constructor(private readonly deps: NotifierDeps) {
     this.leaseMs = deps.settings.timeoutMs + LEASE_GRACE_MS;
     this.backoff = deps.retry ?? DEFAULT_RETRY_BACKOFF;
+    this.checkpointSaves = new CheckpointSaves(deps.checkpoint);
   }
 
   async start(): Promise<void> {
@@ -413,14 +403,8 @@ export class Notifier {
     // With nothing in progress, everything seen so far is accounted for.
     const upTo = this.pending.length > 0 ? this.pending[0].position - 1n : this.lastSeen;
     if (upTo === null || (this.savedCheckpoint !== null && upTo <= this.savedCheckpoint)) return;
-    const { checkpoint } = this.deps;
-    if (!mayWait && checkpoint.trySave && this.busySaves < BUSY_SAVES_BEFORE_WAITING) {
-      if (!(await checkpoint.trySave(upTo))) {
-        this.busySaves++;
-        return;
-      }
-    } else await checkpoint.save(upTo);
-    this.busySaves = 0;
+    if (mayWait) await this.checkpointSaves.save(upTo);
+    else if (!(await this.checkpointSaves.saveUnlessBusy(upTo))) return;
     this.savedCheckpoint = upTo;
   }
 

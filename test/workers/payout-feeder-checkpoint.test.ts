@@ -1,0 +1,100 @@
+/**
+ * The payout balance feeder's checkpoint: saved without stopping the workers' thread while the
+ * projector holds the read models' write lock, and a pass after a save that gave up starts where the
+ * previous pass ended, not at the older checkpoint.
+ */
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { WorkerCheckpoint } from '../../src/application/checkpoint-saves';
+import type { Logger } from '../../src/application/ports/logger';
+import { BalanceFeeder } from '../../src/application/payouts/balance-feeder';
+import { buildGateway, type Gateway } from '../../src/composition';
+import { loadConfig } from '../../src/config';
+import { settledSale } from '../support/direct-sale';
+import { TestClock } from '../support/gateway-harness';
+
+const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('payout balance feeder checkpoint on a busy database', function () {
+  this.timeout(30_000);
+  let dataDir = '';
+  let g: Gateway;
+  let merchantId = '';
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gw-feeder-checkpoint-'));
+    const config = loadConfig({ DATA_DIR: dataDir, EVENT_STORE: 'sqlite', GATEWAY_ENV: 'sandbox', GATEWAY_LOG_LEVEL: 'silent', VAULT_KEY: randomBytes(32).toString('hex') });
+    g = await buildGateway(config, { withProjector: false, clock: new TestClock(), logger: quiet });
+    merchantId = (await g.merchants.register({ name: 'Payout shop' })).merchant_id;
+  });
+
+  afterEach(async () => {
+    await g.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const feederWith = (checkpoint: WorkerCheckpoint) => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock() });
+
+  it('Given the read models\' write lock held by another connection, when a pass runs, then the sale reaches the balance within a second and the checkpoint is saved once the lock is gone', async () => {
+    await settledSale(g, merchantId);
+    const holder = new Database(path.join(dataDir, 'read-models.db'));
+    holder.exec('BEGIN IMMEDIATE');
+    holder.prepare("UPDATE projection_checkpoints SET updated_at = updated_at WHERE name = 'nobody'").run();
+    let tookMs: number;
+    try {
+      const started = Date.now();
+      // A save that waited would hold the pass for the connection's 5 s busy timeout, then fail.
+      expect(await g.payouts.feedBalances()).to.equal(1);
+      tookMs = Date.now() - started;
+    } finally {
+      holder.exec('COMMIT');
+      holder.close();
+    }
+    expect(tookMs, 'pass duration (ms)').to.be.below(1_000);
+    expect((await g.payouts.balance(merchantId, 'EUR')).available).to.equal(1250);
+
+    await settledSale(g, merchantId);
+    // The pass reads up to here; the movements it records come after.
+    const head = await g.store.headPosition();
+    expect(await g.payouts.feedBalances()).to.equal(1);
+    const saved = await g.readDb.selectFrom('projection_checkpoints').select('position').where('name', '=', 'payout-balance-feeder').executeTakeFirst();
+    expect(saved?.position).to.equal(String(head));
+  });
+
+  it('Given saves that gave up, when the next pass runs, then it starts after the last pass, sending nothing twice', async () => {
+    const feeder = feederWith({ load: async () => null, save: async () => undefined, trySave: async () => false });
+    await settledSale(g, merchantId);
+    expect(await feeder.runOnce()).to.equal(1);
+    expect(await feeder.runOnce()).to.equal(0);
+    await settledSale(g, merchantId);
+    expect(await feeder.runOnce()).to.equal(1);
+  });
+
+  it('Given a database that is always busy, then eight passes give up their save, and the ninth waits and saves', async () => {
+    const calls: Array<'try' | 'wait'> = [];
+    let saved: bigint | null = null;
+    const feeder = feederWith({
+      load: async () => null,
+      save: async (position) => {
+        calls.push('wait');
+        saved = position;
+      },
+      trySave: async () => {
+        calls.push('try');
+        return false;
+      },
+    });
+    let head: bigint | null = null;
+    for (let pass = 0; pass < 9; pass++) {
+      await settledSale(g, merchantId);
+      head = await g.store.headPosition();
+      await feeder.runOnce();
+    }
+    expect(calls).to.deep.equal([...Array(8).fill('try'), 'wait']);
+    expect(saved).to.equal(head);
+  });
+});
