@@ -417,7 +417,8 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     (router) =>
       registerCallbackAdminRoutes(router, {
         store,
-        queries: callbackQueries,
+        // Unfiltered or by merchant, the list reads the whole table: never on this thread.
+        queries: callbackOverview,
         notifier,
         clock,
         catchUp: () => readModels.catchUpToHead(2000, [CALLBACK_DELIVERIES_PROJECTION]),
