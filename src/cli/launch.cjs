@@ -22,7 +22,7 @@ const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { nodeFlagsFor } = require('./command-node-flags.cjs');
+const { gatewayNodeFlags, nodeFlagsFor } = require('./command-node-flags.cjs');
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -148,8 +148,8 @@ function main(argv) {
     process.stderr.write('usage: node src/cli/launch.cjs main|cli [args...] | build\n');
     process.exit(2);
   }
-  // Only CLI commands get options of their own (a rebuild's larger young generation).
-  const nodeFlags = what === 'cli' ? nodeFlagsFor(args) : [];
+  // The gateway and a few CLI commands get options of their own (command-node-flags.cjs).
+  const nodeFlags = what === 'cli' ? nodeFlagsFor(args) : gatewayNodeFlags();
   if (ensureBuilt()) runChild([...nodeFlags, path.join(ROOT, entry.js), ...args]);
   else runChild([...nodeFlags, '--import', 'tsx', path.join(ROOT, entry.ts), ...args]);
 }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { BenchFailure, freePort, makeTempDir, removeTempDir, startServer, stopServer, sleep, type ServerChild } from './children';
+import { BenchFailure, freePort, makeTempDir, removeTempDir, startGateway, startServer, stopServer, sleep, type ServerChild } from './children';
 import { runLoad, saleBodyFactory, type LoadSummary } from './load';
 
 export interface CallbackBenchResult {
@@ -55,9 +55,8 @@ export async function benchCallbacks(
   let receiver: ServerChild | null = null;
   try {
     receiver = await startServer({ name: 'callback receiver', script: 'test/bench/callback-receiver-server.ts', env: { ...process.env }, port: await freePort() });
-    gateway = await startServer({
+    gateway = await startGateway({
       name: 'gateway',
-      script: 'dist/src/main.js',
       env: { ...gatewayEnv, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' },
       port: await freePort(),
     });

@@ -115,6 +115,14 @@ export async function startServer(options: StartOptions): Promise<ServerChild> {
   throw new BenchFailure(`${options.name} did not answer GET /health within ${options.readyTimeoutMs ?? 60_000} ms. Output:\n${buffer}`);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { gatewayNodeFlags } = require('../../src/cli/command-node-flags.cjs') as { gatewayNodeFlags(): string[] };
+
+/** The gateway as `npm start` runs it: the compiled JavaScript, with the node options the launcher gives it. */
+export function startGateway(options: Omit<StartOptions, 'script'>): Promise<ServerChild> {
+  return startServer({ ...options, script: 'dist/src/main.js', nodeArgs: [...gatewayNodeFlags(), ...(options.nodeArgs ?? [])] });
+}
+
 function healthStatus(baseUrl: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.get(`${baseUrl}/health`, { timeout: 1000, agent: false }, (res) => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { threadCpuSeconds, type ThreadCpu } from '../../src/adapters/os/linux-threads';
-import { BenchFailure, REPO_ROOT, freePort, makeTempDir, removeTempDir, startServer, stopServer, type ServerChild } from './children';
+import { BenchFailure, REPO_ROOT, freePort, makeTempDir, removeTempDir, startGateway, startServer, stopServer, type ServerChild } from './children';
 import { saleBodyFactory } from './load';
 import { runOpenLoop, type OpenLoopSummary } from './open-loop';
 
@@ -87,7 +87,7 @@ export async function benchLatency(options: LatencyOptions): Promise<LatencyResu
   try {
     server = floor
       ? await startServer({ name: 'floor', script: 'test/bench/floor-server.ts', env, port: await freePort() })
-      : await startServer({ name: 'gateway', script: 'dist/src/main.js', env, port: await freePort() });
+      : await startGateway({ name: 'gateway', env, port: await freePort() });
     // The floor server checks no credentials; its bodies have the SALE's shape and size all the same.
     const merchant = floor
       ? { client_key: `test_ck_${'0'.repeat(32)}`, password: '0'.repeat(32) }

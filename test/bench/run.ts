@@ -42,6 +42,7 @@ import {
   freePort,
   makeTempDir,
   removeTempDir,
+  startGateway,
   startServer,
   stopServer,
   type ServerChild,
@@ -229,7 +230,7 @@ async function benchSale(settings: Settings, runTag: string): Promise<SaleOutcom
   let server: ServerChild | null = null;
   let watch: ReturnType<typeof watchCatchUp> | null = null;
   try {
-    server = await startServer({ name: 'gateway', script: 'dist/src/main.js', env, port: await freePort(), nodeArgs });
+    server = await startGateway({ name: 'gateway', env, port: await freePort(), nodeArgs });
     const merchantFile = path.join(dataDir, 'demo-merchant.json');
     if (!fs.existsSync(merchantFile)) throw new BenchFailure(`the gateway did not write ${merchantFile}. Output:\n${server.output()}`);
     const merchant = JSON.parse(fs.readFileSync(merchantFile, 'utf8')) as { client_key?: string; password?: string };

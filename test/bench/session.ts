@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkoutHash } from '../../src/domain/signatures';
-import { BenchFailure, freePort, makeTempDir, removeTempDir, startServer, stopServer, type ServerChild } from './children';
+import { BenchFailure, freePort, makeTempDir, removeTempDir, startGateway, stopServer, type ServerChild } from './children';
 import { runLoad, type LoadSummary } from './load';
 
 /**
@@ -43,9 +43,8 @@ export async function benchSession(
   const dataDir = makeTempDir('gateway-bench-session-');
   let gateway: ServerChild | null = null;
   try {
-    gateway = await startServer({
+    gateway = await startGateway({
       name: 'gateway',
-      script: 'dist/src/main.js',
       env: { ...gatewayEnv, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' },
       port: await freePort(),
     });

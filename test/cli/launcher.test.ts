@@ -5,9 +5,20 @@
  */
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+/** A process's parent, from /proc (Linux); null once it has gone. */
+function parentOf(pid: string): number | null {
+  try {
+    // The command name in parentheses may hold spaces; the parent's id is the second field after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -75,6 +86,12 @@ describe('The launcher of npm start and npm run gateway', function () {
       const health = await fetch(`${baseUrl}/health`);
       expect(health.status).to.equal(200);
       expect(((await health.json()) as { status: string }).status).to.equal('ok');
+      if (process.platform === 'linux') {
+        // The gateway is the launcher's child; its command line carries the options it was given.
+        const gateway = readdirSync('/proc').find((pid) => /^\d+$/.test(pid) && parentOf(pid) === child.pid);
+        expect(gateway, 'the gateway process').to.be.a('string');
+        expect(readFileSync(`/proc/${gateway}/cmdline`, 'utf8').split('\0')).to.include('--single-threaded-gc');
+      }
     } finally {
       child.kill('SIGTERM');
     }
