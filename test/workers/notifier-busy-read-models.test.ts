@@ -6,33 +6,12 @@
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config';
-import { runGateway, type RunningGateway } from '../../src/server';
-import { CallbackReceiver } from '../support/callback-receiver';
-import { settledSaleOver } from '../support/running-gateway-sale';
+import { runningGatewayWithCallbacks } from '../support/running-gateway-sale';
 
 describe('callbacks while another writer holds the read models', function () {
   this.timeout(60_000);
-  let dataDir = '';
-  let running: RunningGateway | undefined;
-  const receiver = new CallbackReceiver();
-
-  before(async () => {
-    await receiver.start();
-    dataDir = mkdtempSync(join(tmpdir(), 'notifier-busy-'));
-    running = await runGateway(loadConfig({ DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite' }), 'all');
-  });
-
-  after(async () => {
-    await running?.stop();
-    await receiver.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const sale = (orderId: string) => settledSaleOver(running!, orderId, { notification_url: receiver.url });
+  const { receiver, dataDir, sale } = runningGatewayWithCallbacks('notifier-busy-');
 
   const arrived = async (orderId: string, withinMs: number): Promise<boolean> => {
     const deadline = Date.now() + withinMs;
@@ -45,7 +24,7 @@ describe('callbacks while another writer holds the read models', function () {
     await sale('busy-warm-up');
     expect(await arrived('busy-warm-up', 10_000)).to.equal(true);
 
-    const holder = new Database(join(dataDir, 'read-models.db'));
+    const holder = new Database(join(dataDir(), 'read-models.db'));
     holder.exec('BEGIN IMMEDIATE');
     holder.prepare("UPDATE projection_checkpoints SET updated_at = updated_at WHERE name = 'nobody'").run();
     const release = setTimeout(() => {
