@@ -53,7 +53,7 @@ import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
 import { benchScheduled } from './scheduled';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
-import { benchLatency, buildDist, describeCpu } from './latency';
+import { STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu } from './latency';
 import { benchPostgres } from './postgres';
 
 const MAX_ERROR_RATE = 0.001;
@@ -386,10 +386,10 @@ async function main(): Promise<number> {
       `last one arrived ${callbacks.drainMs ?? 'n/a'} ms after the load stopped`,
   );
   log();
-  log('Latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each scheduled instant), 20 s per rate');
-  const latency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, log });
+  log(`Latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each scheduled instant), 20 s per rate, after ${STARTUP_WARMUP_S} s of warm-up from start at the first rate and 3 s at the next`);
+  const latency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, startupWarmupS: STARTUP_WARMUP_S, log });
   log('  the durability floor (floor-server.ts) at the same rates:');
-  const floorLatency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, log, server: 'floor' });
+  const floorLatency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, startupWarmupS: STARTUP_WARMUP_S, log, server: 'floor' });
   log();
   const postgres = process.env.BENCH_POSTGRES === '0' ? null : await benchPostgres({ connections: settings.connections, durationS: settings.durationS, warmupS: settings.warmupS, log });
   log();
@@ -523,9 +523,9 @@ async function main(): Promise<number> {
       maxErrorRate: MAX_ERROR_RATE,
     },
     baseline: loadJson(baseline),
-    durabilityFloor: { ...loadJson(floor), ratioToBaseline: round(floorRatio, 3), openLoop: floorLatency.map((l) => ({ rate: l.rate, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })) },
+    durabilityFloor: { ...loadJson(floor), ratioToBaseline: round(floorRatio, 3), openLoop: floorLatency.map((l) => ({ rate: l.rate, startup: l.startup, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })) },
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
-    openLoop: latency.map((l) => ({ rate: l.rate, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms, cpuMsPerRequest: l.cpu })),
+    openLoop: latency.map((l) => ({ rate: l.rate, startup: l.startup, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms, cpuMsPerRequest: l.cpu })),
     postgres: postgres && { sale: loadJson(postgres.sale), appends: postgres.appends },
     apmSale: { ...loadJson(sale.apm), requestBodyBytes: sale.apmBodyBytes, ratioToCardSale: sale.load.requestsPerSec > 0 ? round(sale.apm.requestsPerSec / sale.load.requestsPerSec, 3) : null },
     session: { ...loadJson(session.load), requestBodyBytes: session.bodyBytes, ratioToBaseline: round(sessionRatio, 3) },
