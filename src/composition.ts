@@ -417,7 +417,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     (router) =>
       registerCallbackAdminRoutes(router, {
         store,
-        // Unfiltered or by merchant, the list reads the whole table: never on this thread.
+        // The failed ones are found by status and sorted, as many as there are: never on this thread.
         queries: callbackOverview,
         notifier,
         clock,

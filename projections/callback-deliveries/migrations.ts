@@ -33,6 +33,20 @@ export async function migrateCallbackDeliveries(db: SchemaDb): Promise<void> {
     .on('callback_deliveries')
     .columns(['payment_id', 'scheduled_position'])
     .execute();
+  // The operator's listings show the newest deliveries first, all or one merchant's (queries.ts
+  // `list`): read in that order and stopped at the limit instead of sorting the whole table.
+  await db.schema
+    .createIndex('callback_deliveries_scheduled_idx')
+    .ifNotExists()
+    .on('callback_deliveries')
+    .column('scheduled_position')
+    .execute();
+  await db.schema
+    .createIndex('callback_deliveries_merchant_idx')
+    .ifNotExists()
+    .on('callback_deliveries')
+    .columns(['merchant_id', 'scheduled_position'])
+    .execute();
   await db.schema
     .createTable('callback_attempts')
     .ifNotExists()

@@ -13,6 +13,12 @@ const TYPES: ReadonlySet<string> = new Set(CALLBACK_EVENT_TYPES);
 
 const DELIVERY_COLUMNS = [...DELIVERY_FACT_COLUMNS, 'state'] as const;
 
+/**
+ * Whose delivery it is comes with CallbackScheduled and never changes; leaving those columns out
+ * of the update spares their indexes (payment and merchant listings) a rewrite at every attempt.
+ */
+const IMMUTABLE_COLUMNS: ReadonlySet<string> = new Set(['payment_id', 'merchant_id']);
+
 /** An attempt row learns its start and its end from different events, maybe in different batches. */
 const ATTEMPT_FINISH_COLUMNS = ['finished_at', 'status_code', 'latency_ms', 'error', 'timed_out', 'outcome'] as const;
 
@@ -21,7 +27,7 @@ const DELIVERY_UPSERT: UpsertSpec<CallbackDeliveriesTables, 'callback_deliveries
   table: 'callback_deliveries',
   columns: ['delivery_id', ...DELIVERY_COLUMNS, 'scheduled_position'],
   key: ['delivery_id'],
-  update: DELIVERY_COLUMNS,
+  update: DELIVERY_COLUMNS.filter((column) => !IMMUTABLE_COLUMNS.has(column)),
 };
 
 const ATTEMPT_UPSERT: UpsertSpec<CallbackDeliveriesTables, 'callback_attempts'> = {
