@@ -45,6 +45,13 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
     .execute();
   // Operators list the newest payments first (the dashboard's search), whatever else they filter by.
   await db.schema.createIndex('payments_initiated_position_idx').ifNotExists().on('payments').columns(['initiated_position']).execute();
+  // And one merchant's newest first: without it the search sorted every payment the merchant ever had.
+  await db.schema
+    .createIndex('payments_merchant_position_idx')
+    .ifNotExists()
+    .on('payments')
+    .columns(['merchant_id', 'initiated_position'])
+    .execute();
   await addPaymentColumns(db);
   // The payer-action expiry finds steps whose provider gave a deadline (a QR code's lifetime).
   await db.schema.createIndex('payments_expires_at_idx').ifNotExists().on('payments').columns(['expires_at']).execute();

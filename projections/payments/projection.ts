@@ -45,12 +45,18 @@ const UPDATABLE_COLUMNS = [
   'state',
 ] as const satisfies readonly (keyof PaymentsTable)[];
 
-// payment_id and initiated_position are only written on insert.
+/**
+ * Whose payment it is, its order and when it began come with PaymentInitiated and never change;
+ * leaving them out of the update spares the indexes that hold them a rewrite at every later event.
+ */
+const IMMUTABLE_COLUMNS: ReadonlySet<string> = new Set(['merchant_id', 'order_id', 'initiated_at']);
+
+// payment_id and initiated_position are only written on insert, and so are the immutable columns.
 const UPSERT: UpsertSpec<PaymentsTables, 'payments'> = {
   table: 'payments',
   columns: ['payment_id', ...UPDATABLE_COLUMNS, 'initiated_position'],
   key: ['payment_id'],
-  update: UPDATABLE_COLUMNS,
+  update: UPDATABLE_COLUMNS.filter((column) => !IMMUTABLE_COLUMNS.has(column)),
 };
 
 /** Every column a reader gets back (initiated_position only orders rows inside SQL). */

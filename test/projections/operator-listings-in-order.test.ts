@@ -11,10 +11,11 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { CallbackQueries } from '../../projections/callback-deliveries/queries';
+import { PaymentQueries } from '../../projections/payments/queries';
 import { migrateReadModels } from '../../projections/database';
 import { scoped, type ReadModelDatabase } from '../../projections/database-schema';
 
-describe('read models: the operator\'s callback listings', () => {
+describe('read models: the operator\'s listings, newest first', () => {
   let dir: string;
   let database: Database.Database;
   let db: Kysely<ReadModelDatabase>;
@@ -67,6 +68,21 @@ describe('read models: the operator\'s callback listings', () => {
     for (const query of asked) {
       const { details, why } = planOf(query);
       expect(details.filter((d) => /^SCAN callback_deliveries$/.test(d)), why).to.deep.equal([]);
+    }
+  });
+
+  it('Given the tables, then the payment search, all or one merchant\'s, with a status or not, reads the newest payments in order through an index, never sorted', async () => {
+    const payments = new PaymentQueries(scoped(db));
+    await payments.searchPayments({ limit: 50 });
+    await payments.searchPayments({ merchantId: 'm-1', limit: 50 });
+    await payments.searchPayments({ merchantId: 'm-1', statuses: ['SETTLED'], limit: 50 });
+    await payments.searchPayments({ merchantId: 'm-1', before: '1000', limit: 50 });
+
+    expect(asked).to.have.length(4);
+    for (const query of asked) {
+      const { details, why } = planOf(query);
+      expect(details.filter((d) => /TEMP B-TREE/.test(d)), why).to.deep.equal([]);
+      expect(details.filter((d) => /^SCAN payments$/.test(d)), why).to.deep.equal([]);
     }
   });
 });
