@@ -52,6 +52,8 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
     .on('payments')
     .columns(['merchant_id', 'initiated_position'])
     .execute();
+  // An operator may search an order id without naming the merchant (a support ticket's number).
+  await db.schema.createIndex('payments_order_idx').ifNotExists().on('payments').columns(['order_id']).execute();
   await addPaymentColumns(db);
   // The payer-action expiry finds steps whose provider gave a deadline (a QR code's lifetime).
   await db.schema.createIndex('payments_expires_at_idx').ifNotExists().on('payments').columns(['expires_at']).execute();
