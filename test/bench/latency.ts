@@ -87,8 +87,8 @@ export interface LatencyOptions {
 
 /**
  * A fresh process compiles its hot code in its first seconds: at 300/s the JIT's background
- * threads spent about 1.1 s of CPU in the first 10 s after a 3 s warm-up, 0.1 s in the next 10 s
- * and a few tens of milliseconds in each 10 s after that, on all five JavaScript threads' code.
+ * threads spent about 1.1 s of CPU in the first 10 s after a 3 s warm-up, 0.13 s in the next 10 s
+ * and 0.03-0.12 s in each 10 s after that, on all five JavaScript threads' code.
  * 15 s at the first rate covers it, so the measured run is the steady state a merchant meets.
  */
 export const STARTUP_WARMUP_S = 15;
