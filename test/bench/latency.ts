@@ -93,6 +93,9 @@ export interface LatencyOptions {
  */
 export const STARTUP_WARMUP_S = 15;
 
+/** Warm-up before each later rate: the server is warm by then, the new rate's queue is not. */
+export const NEXT_RATE_WARMUP_S = 3;
+
 export async function benchLatency(options: LatencyOptions): Promise<LatencyResult[]> {
   const floor = options.server === 'floor';
   if (!floor) buildDist();
@@ -142,7 +145,7 @@ export async function benchLatency(options: LatencyOptions): Promise<LatencyResu
 if (require.main === module) {
   const rates = (process.env.BENCH_RATES ?? '300,1000').split(',').map(Number);
   const server = process.env.BENCH_LATENCY_SERVER === 'floor' ? 'floor' : 'gateway';
-  benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: 3, startupWarmupS: STARTUP_WARMUP_S, log: (line) => console.log(line), server }).catch((error) => {
+  benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log: (line) => console.log(line), server }).catch((error) => {
     console.error(error);
     process.exit(1);
   });

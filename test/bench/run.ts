@@ -53,7 +53,7 @@ import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
 import { benchScheduled } from './scheduled';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
-import { STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu } from './latency';
+import { NEXT_RATE_WARMUP_S, STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu } from './latency';
 import { benchPostgres } from './postgres';
 
 const MAX_ERROR_RATE = 0.001;
@@ -386,10 +386,14 @@ async function main(): Promise<number> {
       `last one arrived ${callbacks.drainMs ?? 'n/a'} ms after the load stopped`,
   );
   log();
-  log(`Latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each scheduled instant), 20 s per rate, after ${STARTUP_WARMUP_S} s of warm-up from start at the first rate and 3 s at the next`);
-  const latency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, startupWarmupS: STARTUP_WARMUP_S, log });
+  const openLoop = { rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log };
+  log(
+    `Latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each scheduled instant), ${openLoop.durationS} s per rate, ` +
+      `after ${openLoop.startupWarmupS} s of warm-up from start at the first rate and ${openLoop.warmupS} s at the next`,
+  );
+  const latency = await benchLatency(openLoop);
   log('  the durability floor (floor-server.ts) at the same rates:');
-  const floorLatency = await benchLatency({ rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: 3, startupWarmupS: STARTUP_WARMUP_S, log, server: 'floor' });
+  const floorLatency = await benchLatency({ ...openLoop, server: 'floor' });
   log();
   const postgres = process.env.BENCH_POSTGRES === '0' ? null : await benchPostgres({ connections: settings.connections, durationS: settings.durationS, warmupS: settings.warmupS, log });
   log();
