@@ -417,7 +417,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     (router) =>
       registerCallbackAdminRoutes(router, {
         store,
-        // The failed ones are found by status and sorted, as many as there are: never on this thread.
+        // A listing of up to a thousand deliveries still takes milliseconds: not on this thread.
         queries: callbackOverview,
         notifier,
         clock,

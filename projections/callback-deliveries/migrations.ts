@@ -47,6 +47,20 @@ export async function migrateCallbackDeliveries(db: SchemaDb): Promise<void> {
     .on('callback_deliveries')
     .columns(['merchant_id', 'scheduled_position'])
     .execute();
+  // The failing ones newest first, all or one merchant's (`list` with `failed`): each status is read
+  // in order up to the limit.
+  await db.schema
+    .createIndex('callback_deliveries_status_idx')
+    .ifNotExists()
+    .on('callback_deliveries')
+    .columns(['status', 'scheduled_position'])
+    .execute();
+  await db.schema
+    .createIndex('callback_deliveries_merchant_status_idx')
+    .ifNotExists()
+    .on('callback_deliveries')
+    .columns(['merchant_id', 'status', 'scheduled_position'])
+    .execute();
   await db.schema
     .createTable('callback_attempts')
     .ifNotExists()

@@ -11,6 +11,16 @@ import { DELIVERY_FACT_COLUMNS, type CallbackDeliveriesTables } from './tables';
 
 const DELIVERY_COLUMNS = ['delivery_id', ...DELIVERY_FACT_COLUMNS] as const;
 
+/** A position as the driver returns it: a number from SQLite, a string from PostgreSQL's bigint. */
+type PositionValue = number | string | bigint;
+
+const compareDesc = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
+
+function withoutPosition<T extends { position: PositionValue }>(row: T): Omit<T, 'position'> {
+  const { position: _position, ...record } = row;
+  return record;
+}
+
 export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOverview {
   constructor(private readonly db: Kysely<CallbackDeliveriesTables>) {}
 
@@ -43,18 +53,25 @@ export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOve
   }
 
   async list(filter: ListDeliveriesFilter = {}): Promise<CallbackDeliveryRecord[]> {
-    let query = this.db.selectFrom('callback_deliveries').select(DELIVERY_COLUMNS);
-    if (filter.paymentId) query = query.where('payment_id', '=', filter.paymentId);
-    if (filter.merchantId) query = query.where('merchant_id', '=', filter.merchantId);
-    if (filter.failed) {
-      query = query.where((eb) =>
-        eb.or([eb('status', '=', 'failed'), eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)])]),
-      );
-    }
-    return query
-      .orderBy('scheduled_position', 'desc')
-      .limit(Math.min(Math.max(filter.limit ?? 100, 1), 1000))
-      .execute();
+    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
+    const newest = (status?: 'failed' | 'retrying') => {
+      let query = this.db.selectFrom('callback_deliveries').select([...DELIVERY_COLUMNS, sql<PositionValue>`scheduled_position`.as('position')]);
+      if (filter.paymentId) query = query.where('payment_id', '=', filter.paymentId);
+      if (filter.merchantId) query = query.where('merchant_id', '=', filter.merchantId);
+      if (status === 'failed') query = query.where('status', '=', 'failed');
+      if (status === 'retrying') query = query.where('status', '=', 'pending').where('attempts', '>', 0);
+      return query.orderBy('scheduled_position', 'desc').limit(limit).execute();
+    };
+    if (!filter.failed) return (await newest()).map(withoutPosition);
+    // Failing means failed for good or waiting to be tried again. Asked as one condition, SQLite
+    // gathers every failing row through the status index and sorts them all (a receiver down for a
+    // day leaves millions); asked a status at a time, each is read newest first through
+    // (status, scheduled_position) and stops at the limit.
+    const [failed, retrying] = [await newest('failed'), await newest('retrying')];
+    return [...failed, ...retrying]
+      .sort((a, b) => compareDesc(BigInt(a.position), BigInt(b.position)))
+      .slice(0, limit)
+      .map(withoutPosition);
   }
 
   async byId(deliveryId: string): Promise<{ delivery: CallbackDeliveryRecord; body: string; attempts: CallbackAttemptRecord[] } | undefined> {
