@@ -67,6 +67,12 @@ forEachStore('Operator queries', (h) => {
     expect(failing[0]).to.include({ url: 'http://127.0.0.1:9/unreachable', failed: 0, retrying: 4 });
     expect(failing[0].merchantIds).to.deep.equal([shop.merchant_id]);
     expect(failing[0].lastError).to.be.a('string');
+    // The failed listing holds the retried ones, newest first, as the listing of all of them orders them.
+    const newest = (await callbacks.list({ merchantId: shop.merchant_id })).map((d) => d.delivery_id);
+    expect(newest).to.have.length(4);
+    expect((await callbacks.list({ failed: true })).map((d) => d.delivery_id)).to.deep.equal(newest);
+    expect((await callbacks.list({ failed: true, merchantId: shop.merchant_id, limit: 2 })).map((d) => d.delivery_id)).to.deep.equal(newest.slice(0, 2));
+    expect(await callbacks.list({ failed: true, merchantId: other.merchant_id })).to.deep.equal([]);
 
     // Retried after a minute: pending now, due then.
     const now = t.clock.now().getTime();
