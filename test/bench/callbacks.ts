@@ -3,7 +3,10 @@
  * as the SALE benchmark, every SALE naming a local receiver as its notification_url. Measured:
  * callbacks delivered per second while the load runs, and for each callback the delay from the
  * append of the payment's `PaymentSettled` (its `recorded_at` in the event store) to its arrival
- * at the receiver. Both clocks are this machine's wall clock.
+ * at the receiver, split where the notifier records the delivery: from that append to the append of
+ * the delivery's `CallbackScheduled` (the notifier seeing the event and its scheduling append
+ * reaching the writer), and from there to the arrival (the scheduling commit, the send and the
+ * receiver). Every clock is this machine's wall clock.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,6 +15,22 @@ import Database from 'better-sqlite3';
 import { BenchFailure, freePort, makeTempDir, removeTempDir, startGateway, startServer, stopServer, sleep, type ServerChild } from './children';
 import { runLoad, saleBodyFactory, type LoadSummary } from './load';
 
+/** Percentiles of one delay, in ms. */
+export interface DelaySummary {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  count: number;
+}
+
+/** One callback's instants (ms since the epoch): its payment's settlement appended, its delivery scheduled, its arrival. */
+export interface CallbackInstants {
+  settledAt: number;
+  scheduledAt: number;
+  arrivedAt: number;
+}
+
 export interface CallbackBenchResult {
   load: LoadSummary;
   salesSettled: number;
@@ -19,7 +38,9 @@ export interface CallbackBenchResult {
   duplicateDeliveries: number;
   /** Callbacks that arrived while the measured load ran, per second. */
   callbacksPerSecDuringLoad: number;
-  delayMs: { p50: number; p90: number; p99: number; max: number; count: number };
+  delayMs: DelaySummary;
+  /** The same callbacks' delay in two legs: settlement to scheduling, scheduling to arrival. */
+  legsMs: { scheduling: DelaySummary; sending: DelaySummary };
   drainMs: number | null;
 }
 
@@ -44,6 +65,28 @@ function getJson<T>(url: string): Promise<T> {
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+function summarise(values: number[]): DelaySummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50: r1(percentile(sorted, 50)),
+    p90: r1(percentile(sorted, 90)),
+    p99: r1(percentile(sorted, 99)),
+    max: r1(sorted[sorted.length - 1]),
+    count: sorted.length,
+  };
+}
+
+/** The delay from settlement to arrival, and its two legs, over the same callbacks. */
+export function callbackDelays(callbacks: CallbackInstants[]): { total: DelaySummary; scheduling: DelaySummary; sending: DelaySummary } {
+  return {
+    total: summarise(callbacks.map((c) => c.arrivedAt - c.settledAt)),
+    scheduling: summarise(callbacks.map((c) => c.scheduledAt - c.settledAt)),
+    sending: summarise(callbacks.map((c) => c.arrivedAt - c.scheduledAt)),
+  };
+}
 
 export async function benchCallbacks(
   settings: { durationS: number; connections: number; warmupS: number },
@@ -85,44 +128,45 @@ export async function benchCallbacks(
     }
 
     const db = new Database(path.join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
-    let settledAt: Map<string, number>;
+    // Each settled payment, and when its callback's delivery was scheduled (the delivery names the
+    // payment event it reports).
+    let settled: Map<string, { settledAt: number; scheduledAt: number | undefined }>;
     try {
+      const scheduled = new Map(
+        (db.prepare("select json_extract(data, '$.sourceEventId') as source, recorded_at as at from events where type = 'CallbackScheduled'").all() as Array<{ source: string; at: string }>).map(
+          (r) => [r.source, Date.parse(r.at)],
+        ),
+      );
       const rows = db
-        .prepare("select json_extract(data, '$.paymentId') as id, recorded_at as at from events where type = 'PaymentSettled'")
-        .all() as Array<{ id: string; at: string }>;
-      settledAt = new Map(rows.map((r) => [r.id, Date.parse(r.at)]));
+        .prepare("select event_id as event, json_extract(data, '$.paymentId') as id, recorded_at as at from events where type = 'PaymentSettled'")
+        .all() as Array<{ event: string; id: string; at: string }>;
+      settled = new Map(rows.map((r) => [r.id, { settledAt: Date.parse(r.at), scheduledAt: scheduled.get(r.event) }]));
     } finally {
       db.close();
     }
 
     const seen = new Set<string>();
     let duplicates = 0;
-    const delays: number[] = [];
+    const measured: CallbackInstants[] = [];
     let duringLoad = 0;
     for (const [transId, arrivedAt, deliveryId] of arrivals) {
       if (seen.has(deliveryId)) duplicates++;
       seen.add(deliveryId);
       if (arrivedAt >= startedAt && arrivedAt <= stoppedAt) duringLoad++;
-      const appended = settledAt.get(transId);
+      const payment = settled.get(transId);
       // Only the measured window's payments: warm-up callbacks say nothing about steady state.
-      if (appended !== undefined && appended >= startedAt) delays.push(arrivedAt - appended);
+      if (payment?.scheduledAt !== undefined && payment.settledAt >= startedAt) measured.push({ settledAt: payment.settledAt, scheduledAt: payment.scheduledAt, arrivedAt });
     }
-    if (delays.length === 0) throw new BenchFailure('no callback of the measured run arrived');
-    delays.sort((a, b) => a - b);
-    const r1 = (n: number) => Math.round(n * 10) / 10;
+    if (measured.length === 0) throw new BenchFailure('no callback of the measured run arrived');
+    const delays = callbackDelays(measured);
     return {
       load,
-      salesSettled: settledAt.size,
+      salesSettled: settled.size,
       callbacksReceived: arrivals.length,
       duplicateDeliveries: duplicates,
       callbacksPerSecDuringLoad: duringLoad / ((stoppedAt - startedAt) / 1000),
-      delayMs: {
-        p50: r1(percentile(delays, 50)),
-        p90: r1(percentile(delays, 90)),
-        p99: r1(percentile(delays, 99)),
-        max: r1(delays[delays.length - 1]),
-        count: delays.length,
-      },
+      delayMs: delays.total,
+      legsMs: { scheduling: delays.scheduling, sending: delays.sending },
       drainMs,
     };
   } finally {

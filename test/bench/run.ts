@@ -15,7 +15,8 @@
  *    SALE run's settings (`session.ts`), reported as req/s and as a ratio to the same baseline.
  * 4. Callbacks: the same SALE load with every SALE naming a local receiver as notification_url
  *    (`callbacks.ts`): callbacks delivered per second during the load, and the delay from each
- *    payment's `PaymentSettled` append to its callback's arrival.
+ *    payment's `PaymentSettled` append to its callback's arrival, also split at the append that
+ *    schedules its delivery.
  * 5. Replay: a fresh SQLite store seeded with BENCH_REPLAY_EVENTS events, then a full rebuild of
  *    every projection (`replay.ts`).
  * 6. Scheduled payments: BENCH_SCHEDULED_CHAINS (10,000) recurring chains falling due at once, and
@@ -385,6 +386,11 @@ async function main(): Promise<number> {
       `${callbacks.callbacksReceived} received for ${callbacks.salesSettled} settled SALEs, ${callbacks.duplicateDeliveries} duplicates; ` +
       `last one arrived ${callbacks.drainMs ?? 'n/a'} ms after the load stopped`,
   );
+  const { scheduling, sending } = callbacks.legsMs;
+  log(
+    `    of which settlement to the delivery scheduled p50 ${scheduling.p50} ms, p99 ${scheduling.p99} ms, max ${scheduling.max} ms; ` +
+      `scheduled to arrival p50 ${sending.p50} ms, p99 ${sending.p99} ms, max ${sending.max} ms`,
+  );
   log();
   const openLoop = { rates: [300, 1000], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log };
   log(
@@ -550,6 +556,7 @@ async function main(): Promise<number> {
       load: loadJson(callbacks.load),
       callbacksPerSecDuringLoad: round(callbacks.callbacksPerSecDuringLoad, 1),
       delayMs: callbacks.delayMs,
+      legsMs: callbacks.legsMs,
       callbacksReceived: callbacks.callbacksReceived,
       salesSettled: callbacks.salesSettled,
       duplicateDeliveries: callbacks.duplicateDeliveries,
