@@ -66,7 +66,8 @@ export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOve
     // Failing means failed for good or waiting to be tried again. Asked as one condition, SQLite
     // gathers every failing row through the status index and sorts them all (a receiver down for a
     // day leaves millions); asked a status at a time, each is read newest first through
-    // (status, scheduled_position) and stops at the limit.
+    // (status, scheduled_position), or (merchant_id, status, scheduled_position) for one merchant,
+    // and stops at the limit.
     const [failed, retrying] = [await newest('failed'), await newest('retrying')];
     return [...failed, ...retrying]
       .sort((a, b) => compareDesc(BigInt(a.position), BigInt(b.position)))
