@@ -16,6 +16,19 @@ type PositionValue = number | string | bigint;
 
 const compareDesc = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
 
+type DeliveryConditions = ExpressionBuilder<CallbackDeliveriesTables, 'callback_deliveries'>;
+
+/**
+ * A failing delivery: failed for good, or waiting to be tried again after an attempt. The operator's
+ * listing reads the two apart (each through the status indexes); the failing URLs ask for either.
+ */
+const FAILING = {
+  failed: (eb: DeliveryConditions) => eb('status', '=', 'failed'),
+  retrying: (eb: DeliveryConditions) => eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)]),
+};
+
+const failing = (eb: DeliveryConditions) => eb.or([FAILING.failed(eb), FAILING.retrying(eb)]);
+
 function withoutPosition<T extends { position: PositionValue }>(row: T): Omit<T, 'position'> {
   const { position: _position, ...record } = row;
   return record;
@@ -54,12 +67,11 @@ export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOve
 
   async list(filter: ListDeliveriesFilter = {}): Promise<CallbackDeliveryRecord[]> {
     const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
-    const newest = (status?: 'failed' | 'retrying') => {
+    const newest = (status?: keyof typeof FAILING) => {
       let query = this.db.selectFrom('callback_deliveries').select([...DELIVERY_COLUMNS, sql<PositionValue>`scheduled_position`.as('position')]);
       if (filter.paymentId) query = query.where('payment_id', '=', filter.paymentId);
       if (filter.merchantId) query = query.where('merchant_id', '=', filter.merchantId);
-      if (status === 'failed') query = query.where('status', '=', 'failed');
-      if (status === 'retrying') query = query.where('status', '=', 'pending').where('attempts', '>', 0);
+      if (status) query = query.where(FAILING[status]);
       return query.orderBy('scheduled_position', 'desc').limit(limit).execute();
     };
     if (!filter.failed) return (await newest()).map(withoutPosition);
@@ -116,8 +128,6 @@ export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOve
 
   /** URLs with deliveries that failed for good or are being retried, the most recently failing first. */
   async failingUrls(limit: number): Promise<FailingUrl[]> {
-    const failing = (eb: ExpressionBuilder<CallbackDeliveriesTables, 'callback_deliveries'>) =>
-      eb.or([eb('status', '=', 'failed'), eb.and([eb('status', '=', 'pending'), eb('attempts', '>', 0)])]);
     const urls = await this.db
       .selectFrom('callback_deliveries')
       .select([
