@@ -13,7 +13,7 @@ import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BenchFailure, freePort, makeTempDir, removeTempDir, startGateway, startServer, stopServer, sleep, type ServerChild } from './children';
-import { runLoad, saleBodyFactory, type LoadSummary } from './load';
+import { nearestRank, runLoad, saleBodyFactory, type LoadSummary } from './load';
 
 /** Percentiles of one delay, in ms. */
 export interface DelaySummary {
@@ -63,17 +63,14 @@ function getJson<T>(url: string): Promise<T> {
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 function summarise(values: number[]): DelaySummary {
   const sorted = [...values].sort((a, b) => a - b);
   return {
-    p50: r1(percentile(sorted, 50)),
-    p90: r1(percentile(sorted, 90)),
-    p99: r1(percentile(sorted, 99)),
+    p50: r1(nearestRank(sorted, 50)),
+    p90: r1(nearestRank(sorted, 90)),
+    p99: r1(nearestRank(sorted, 99)),
     max: r1(sorted[sorted.length - 1]),
     count: sorted.length,
   };

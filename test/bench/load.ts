@@ -250,11 +250,15 @@ export async function runLoad(run: LoadRun): Promise<LoadSummary> {
   };
 }
 
+/** Nearest-rank percentile of ascending values: the smallest with at least p% of them at or below it. */
+export function nearestRank(sorted: ArrayLike<number>, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
 function percentiles(values: number[]): LoadSummary['latencyMs'] {
   if (values.length === 0) return { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN };
   const sorted = Float64Array.from(values).sort();
-  // Nearest-rank percentile: the smallest value with at least p% of the samples at or below it.
-  const at = (p: number) => round2(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+  const at = (p: number) => round2(nearestRank(sorted, p));
   let sum = 0;
   for (const v of sorted) sum += v;
   return { p50: at(50), p90: at(90), p99: at(99), max: round2(sorted[sorted.length - 1]), mean: round2(sum / sorted.length) };
