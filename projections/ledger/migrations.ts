@@ -7,33 +7,37 @@ import type { SchemaDb } from '../projection-module';
 /**
  * SQL that reads the same on SQLite and PostgreSQL: sums are cast back to bigint (PostgreSQL sums
  * bigints into numeric, which its driver hands back as text) and rates to double precision.
+ * The postings' views read `ledger_daily_totals` (the postings summed per day, account, event type
+ * and sign), so a condition on a line's sign is one on `direction`, and a count of lines is a sum
+ * of `line_count`.
  */
 // A payout's settlement takes from merchant_receivable (amount < 0): it is a payout, never a sale.
-const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and amount > 0`;
+const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and direction > 0`;
 const payoutLine = `account = 'paid_out'`;
 // Approval rates are about payers' payments: a payout (kind credit) is the merchant paying out.
 const notPayout = `kind <> 'credit'`;
 const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
 const voidLine = `account = 'merchant_receivable' and event_type = 'PaymentVoided'`;
 const countWhere = (condition: string) => `cast(sum(case when ${condition} then 1 else 0 end) as bigint)`;
+const linesWhere = (condition: string) => `cast(sum(case when ${condition} then line_count else 0 end) as bigint)`;
 const sumWhere = (condition: string, sign = '') => `cast(sum(case when ${condition} then ${sign}amount else 0 end) as bigint)`;
 const rate = (numerator: string, denominator: string) => `cast(${numerator} as double precision) / nullif(${denominator}, 0)`;
 
 export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
   v_daily_volume: `
-    select merchant_id, currency, substr(occurred_at, 1, 10) as day,
-      ${countWhere(settledLine)} as settled_count,
+    select merchant_id, currency, day,
+      ${linesWhere(settledLine)} as settled_count,
       ${sumWhere(settledLine)} as settled_amount,
-      ${countWhere(refundLine)} as refund_count,
+      ${linesWhere(refundLine)} as refund_count,
       ${sumWhere(refundLine, '-')} as refunded_amount,
-      ${countWhere(voidLine)} as void_count,
+      ${linesWhere(voidLine)} as void_count,
       ${sumWhere(voidLine, '-')} as voided_amount,
       ${sumWhere(`account = 'merchant_receivable'`)} as net_amount,
-      ${countWhere(payoutLine)} as payout_count,
+      ${linesWhere(payoutLine)} as payout_count,
       ${sumWhere(payoutLine)} as paid_out_amount
-    from ledger_postings
+    from ledger_daily_totals
     where account in ('merchant_receivable', 'paid_out')
-    group by merchant_id, currency, substr(occurred_at, 1, 10)`,
+    group by merchant_id, currency, day`,
   v_approval_rate: `
     select merchant_id, currency,
       ${countWhere(`outcome = 'approved'`)} as approved_count,
@@ -52,13 +56,13 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
     group by merchant_id, currency, substr(decided_at, 1, 10)`,
   v_refund_rate: `
     select merchant_id, currency,
-      ${countWhere(settledLine)} as settled_count,
+      ${linesWhere(settledLine)} as settled_count,
       ${sumWhere(settledLine)} as settled_amount,
-      ${countWhere(refundLine)} as refund_count,
+      ${linesWhere(refundLine)} as refund_count,
       ${sumWhere(refundLine, '-')} as refunded_amount,
       ${rate(sumWhere(refundLine, '-'), sumWhere(settledLine))} as refund_amount_rate,
-      ${rate(countWhere(refundLine), countWhere(settledLine))} as refund_count_rate
-    from ledger_postings
+      ${rate(linesWhere(refundLine), linesWhere(settledLine))} as refund_count_rate
+    from ledger_daily_totals
     where account = 'merchant_receivable'
     group by merchant_id, currency`,
 };
@@ -128,7 +132,39 @@ export async function migrateLedger(db: SchemaDb): Promise<void> {
     .expression(sql`substr(decided_at, 1, 10)`)
     .execute();
 
+  await db.schema
+    .createTable('ledger_daily_totals')
+    .ifNotExists()
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('account', 'text', (c) => c.notNull())
+    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('direction', 'integer', (c) => c.notNull())
+    .addColumn('line_count', 'bigint', (c) => c.notNull())
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ledger_daily_totals_pk', ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'])
+    .execute();
+  // The charts' range of days, all merchants together.
+  await db.schema.createIndex('ledger_daily_totals_day_idx').ifNotExists().on('ledger_daily_totals').columns(['day']).execute();
+  await fillDailyTotals(db);
+
   await createLedgerViews(db);
+}
+
+/**
+ * A ledger written by a release without the daily totals gets them from its postings, once: every
+ * posting adds to a totals row, so totals are empty while postings are not only before this ran.
+ * One statement, so a crash or a second process migrating at the same time cannot add twice.
+ */
+async function fillDailyTotals(db: SchemaDb): Promise<void> {
+  await sql`
+    insert into ledger_daily_totals (merchant_id, currency, day, account, event_type, direction, line_count, amount)
+    select merchant_id, currency, substr(occurred_at, 1, 10), account, event_type,
+      case when amount > 0 then 1 when amount < 0 then -1 else 0 end, count(*), cast(sum(amount) as bigint)
+    from ledger_postings
+    where not exists (select 1 from ledger_daily_totals)
+    group by merchant_id, currency, substr(occurred_at, 1, 10), account, event_type, case when amount > 0 then 1 when amount < 0 then -1 else 0 end`.execute(db);
 }
 
 /**
@@ -156,5 +192,5 @@ async function createLedgerViews(db: SchemaDb): Promise<void> {
 /** Views first: PostgreSQL refuses to drop a table a view still reads. */
 export async function dropLedger(db: SchemaDb): Promise<void> {
   for (const view of Object.keys(LEDGER_VIEWS)) await sql.raw(`drop view if exists ${view}`).execute(db);
-  for (const table of ['ledger_postings', 'ledger_payments']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['ledger_postings', 'ledger_payments', 'ledger_daily_totals']) await db.schema.dropTable(table).ifExists().execute();
 }

@@ -8,7 +8,7 @@ export const LEDGER_PROJECTION = 'ledger';
 export function ledgerProjection(): ProjectionModule<LedgerTables> {
   return {
     name: LEDGER_PROJECTION,
-    tables: ['ledger_postings', 'ledger_payments'],
+    tables: ['ledger_postings', 'ledger_payments', 'ledger_daily_totals'],
     migrate: migrateLedger,
     drop: dropLedger,
     apply: applyToLedger,

@@ -13,10 +13,13 @@ import { type LedgerPayment, postEvent } from '../../src/domain/ledger/posting-r
 import type { PaymentKind } from '../../src/domain/payment/events';
 import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
 import { asPaymentEvent, isPaymentEvent, paymentsContinuedIn } from '../payment-events';
-import type { LedgerPaymentsTable, LedgerPostingsTable, LedgerTables } from './tables';
+import type { LedgerDailyTotalsTable, LedgerPaymentsTable, LedgerPostingsTable, LedgerTables } from './tables';
 
 type PostingRow = Insertable<LedgerPostingsTable>;
 type PaymentRow = Insertable<LedgerPaymentsTable>;
+type TotalsRow = Insertable<LedgerDailyTotalsTable> & { line_count: number; amount: number };
+
+const TOTALS_KEY = ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'] as const satisfies readonly (keyof LedgerDailyTotalsTable)[];
 
 const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
 
@@ -131,4 +134,50 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
     [...changed].map((id) => paymentRowOf(payments.get(id)!)),
   );
   await upsertRows(trx, POSTING_UPSERT, postings);
+  await addToDailyTotals(trx, postings);
+}
+
+/**
+ * The batch's postings added to their days' totals. Each event is applied once (its posting set is
+ * written in the transaction that moves the checkpoint past it), so adding never counts one twice.
+ */
+async function addToDailyTotals(trx: Transaction<LedgerTables>, postings: readonly PostingRow[]): Promise<void> {
+  const totals = new Map<string, TotalsRow>();
+  for (const posting of postings) {
+    const amount = Number(posting.amount);
+    const day = posting.occurred_at.slice(0, 10);
+    const direction = Math.sign(amount);
+    const key = `${posting.merchant_id}\u0000${posting.currency}\u0000${day}\u0000${posting.account}\u0000${posting.event_type}\u0000${direction}`;
+    const row = totals.get(key);
+    if (row) {
+      row.line_count += 1;
+      row.amount += amount;
+      continue;
+    }
+    totals.set(key, {
+      merchant_id: posting.merchant_id,
+      currency: posting.currency,
+      day,
+      account: posting.account,
+      event_type: posting.event_type,
+      direction,
+      line_count: 1,
+      amount,
+    });
+  }
+  if (totals.size === 0) return;
+  // One row per key, so no statement touches a row twice (PostgreSQL refuses that).
+  for (const part of chunked([...totals.values()], 1_000)) {
+    await trx
+      .insertInto('ledger_daily_totals')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns([...TOTALS_KEY]).doUpdateSet((eb) => ({
+          // Qualified: PostgreSQL finds a bare column name ambiguous beside `excluded`.
+          line_count: eb('ledger_daily_totals.line_count', '+', eb.ref('excluded.line_count')),
+          amount: eb('ledger_daily_totals.amount', '+', eb.ref('excluded.amount')),
+        })),
+      )
+      .execute();
+  }
 }

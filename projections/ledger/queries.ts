@@ -47,21 +47,46 @@ const sumOfAmounts = sql<number>`cast(sum(amount) as bigint)`;
 export const zeroBalances = (): AccountBalances =>
   Object.fromEntries(LEDGER_ACCOUNTS.map((account) => [account, 0])) as AccountBalances;
 
-/** Balance of every account with postings, ordered by merchant, currency and account. */
+/**
+ * Balance of every account with postings, ordered by merchant, currency and account. Read from the
+ * daily totals, so it costs days rather than postings; as of a time, the days before its day from
+ * the totals and that day's postings up to the time itself.
+ */
 export async function ledgerBalances<DB extends LedgerTables>(from: Kysely<DB>, filter: BalanceFilter = {}): Promise<LedgerBalance[]> {
   const db = ledgerOf(from);
-  let query = db
-    .selectFrom('ledger_postings')
+  let days = db.selectFrom('ledger_daily_totals').select(['merchant_id', 'currency', 'account', 'amount']);
+  if (filter.merchantId !== undefined) days = days.where('merchant_id', '=', filter.merchantId);
+  if (filter.currency !== undefined) days = days.where('currency', '=', filter.currency);
+  let lines = days;
+  if (filter.asOf !== undefined) {
+    // Event times are ISO-8601 UTC strings of one shape, so comparing the text compares the instants.
+    const asOf = filter.asOf.toISOString();
+    const day = asOf.slice(0, 10);
+    let sameDay = db
+      .selectFrom('ledger_postings')
+      .select(['merchant_id', 'currency', 'account', 'amount'])
+      // Both forms of "that day": the day's index serves all merchants, the balance index one merchant's currency.
+      .where(sql<string>`substr(occurred_at, 1, 10)`, '=', day)
+      .where('occurred_at', '>=', day)
+      .where('occurred_at', '<=', asOf);
+    if (filter.currency !== undefined) sameDay = sameDay.where('currency', '=', filter.currency);
+    if (filter.merchantId !== undefined) {
+      // Without the currency, the balance index would hand over all the merchant's postings ever
+      // made; compared as an expression, the merchant is checked on the day's postings instead.
+      sameDay = filter.currency !== undefined
+        ? sameDay.where('merchant_id', '=', filter.merchantId)
+        : sameDay.where(sql<string>`merchant_id || ''`, '=', filter.merchantId);
+    }
+    lines = days.where('day', '<', day).unionAll(sameDay);
+  }
+  const rows = await db
+    .selectFrom(lines.as('lines'))
     .select(['merchant_id', 'currency', 'account', sumOfAmounts.as('balance')])
     .groupBy(['merchant_id', 'currency', 'account'])
     .orderBy('merchant_id')
     .orderBy('currency')
-    .orderBy('account');
-  if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
-  if (filter.currency !== undefined) query = query.where('currency', '=', filter.currency);
-  // Event times are ISO-8601 UTC strings of one shape, so comparing the text compares the instants.
-  if (filter.asOf !== undefined) query = query.where('occurred_at', '<=', filter.asOf.toISOString());
-  const rows = await query.execute();
+    .orderBy('account')
+    .execute();
   return rows.map((row) => ({
     merchantId: row.merchant_id,
     currency: row.currency,

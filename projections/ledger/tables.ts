@@ -38,6 +38,25 @@ export interface LedgerPaymentsTable {
   held_amount: number;
 }
 
+/**
+ * The postings summed per merchant, currency, UTC day, account, event type and sign: what balances
+ * and the analyst views add up, so they read days instead of every posting ever made. Kept by the
+ * projection in the transaction that writes the postings, from the postings it writes.
+ */
+export interface LedgerDailyTotalsTable {
+  merchant_id: string;
+  currency: string;
+  /** UTC day of the postings' `occurred_at`, YYYY-MM-DD. */
+  day: string;
+  account: string;
+  event_type: string;
+  /** 1 for the lines that add to the account, -1 for those that take from it, 0 for lines of 0. */
+  direction: number;
+  line_count: number;
+  /** Signed minor units: the sum of the lines' amounts. */
+  amount: number;
+}
+
 export interface DailyVolumeView {
   merchant_id: ViewColumn<string>;
   currency: ViewColumn<string>;
@@ -85,6 +104,7 @@ export interface RefundRateView {
 export interface LedgerTables {
   ledger_postings: LedgerPostingsTable;
   ledger_payments: LedgerPaymentsTable;
+  ledger_daily_totals: LedgerDailyTotalsTable;
   v_daily_volume: DailyVolumeView;
   v_approval_rate: ApprovalRateView;
   v_approval_rate_daily: DailyApprovalRateView;

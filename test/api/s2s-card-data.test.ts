@@ -21,6 +21,7 @@ const READ_MODEL_TABLES = [
   'callback_attempts',
   'ledger_postings',
   'ledger_payments',
+  'ledger_daily_totals',
   'projection_checkpoints',
 ] as const;
 const MASK = '411111******1111';

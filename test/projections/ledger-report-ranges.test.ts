@@ -2,7 +2,8 @@
  * The dashboard's charts ask the ledger's analyst views for a range of days (the last 30 by
  * default), all merchants together. Given the tables, then the views read only the postings and
  * decisions of those days through an index on the day: reading every posting ever made grows with
- * the ledger (145 ms for a year of 300,000 payments, 41 ms through the day).
+ * the ledger (145 ms for a year of 300,000 payments, 41 ms through the day). Balances, which the
+ * admin API, the CLI and the analytics page ask for, add up the postings' daily totals.
  */
 import { expect } from 'chai';
 import { scoped } from '../../projections/database-schema';
@@ -23,5 +24,23 @@ describe('read models: the ledger\'s reports for a range of days', () => {
       const { details, why } = planOf(query);
       expect(details.filter((d) => /^SCAN ledger_(postings|payments)\b/.test(d)), why).to.deep.equal([]);
     }
+  });
+
+  it('Given the tables, then balances, now or as of a time, of all merchants or one, read the daily totals and no more postings than the last day\'s', async () => {
+    const reports = new LedgerReportQueries(scoped(db()));
+    const asOf = new Date('2026-11-26T12:00:00.000Z');
+    await reports.balances({});
+    await reports.balances({ asOf });
+    await reports.balances({ merchantId: 'm-1', asOf });
+    await reports.balances({ merchantId: 'm-1', currency: 'EUR', asOf });
+
+    expect(asked()).to.have.length(4);
+    for (const query of asked()) {
+      const { details, why } = planOf(query);
+      expect(details.filter((d) => /^SCAN ledger_postings\b/.test(d)), why).to.deep.equal([]);
+      expect(details.some((d) => /\bledger_daily_totals\b/.test(d)), why).to.equal(true);
+    }
+    // One merchant's postings of every currency and day are not that day's.
+    expect(planOf(asked()[2]!).details).to.include('SEARCH ledger_postings USING INDEX ledger_postings_day_idx (<expr>=?)');
   });
 });

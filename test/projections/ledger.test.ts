@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { migrateLedger } from '../../projections/ledger/migrations';
 import { ledgerBalances, paymentLedger, unbalancedPostingSets, zeroBalances, type AccountBalances } from '../../projections/ledger/queries';
 import type { PaymentEvent, PaymentInitiated } from '../../src/domain/payment/events';
 import {
@@ -264,6 +265,80 @@ forEachDialect('ledger projection', (fixture) => {
       ]);
       await given([f, paymentSettled(id(f), { amount: 700, settledAt: at(DAY2, '16:00:00.000') })]);
     }
+
+    it('ledger_daily_totals: each day\'s postings summed per account, event type and sign', async function () {
+      await givenKnownActivity();
+      const rows = await fixture()
+        .db.selectFrom('ledger_daily_totals')
+        .select(['day', 'account', 'event_type', 'direction', 'line_count', 'amount'])
+        .where('merchant_id', '=', 'm-a')
+        .where('account', 'in', ['merchant_receivable', 'payer_funds'])
+        .orderBy('day')
+        .orderBy('account')
+        .orderBy('event_type')
+        .orderBy('direction')
+        .execute();
+      expect(rows.map((r) => [r.day, r.account, r.event_type, Number(r.direction), Number(r.line_count), Number(r.amount)])).to.deep.equal([
+        [DAY1, 'merchant_receivable', 'PaymentSettled', 1, 2, 4000],
+        [DAY1, 'payer_funds', 'PaymentSettled', -1, 2, -4000],
+        [DAY2, 'merchant_receivable', 'CaptureSucceeded', 1, 1, 4000],
+        [DAY2, 'merchant_receivable', 'PaymentVoided', -1, 1, -1000],
+        [DAY2, 'merchant_receivable', 'RefundSucceeded', -1, 1, -1500],
+        [DAY2, 'payer_funds', 'CaptureSucceeded', -1, 1, -4000],
+        [DAY2, 'payer_funds', 'PaymentVoided', 1, 1, 1000],
+        [DAY2, 'payer_funds', 'RefundSucceeded', 1, 1, 1500],
+      ]);
+    });
+
+    it('answers balances as of a time on a later day: the earlier days\' totals and that day\'s postings up to the time', async function () {
+      await givenKnownActivity();
+      const row = (b: { merchantId: string; currency: string; account: string; balance: number }) => [b.merchantId, b.currency, b.account, b.balance];
+      // After day 2's authorization, before its capture: day 1's two settlements and the open hold.
+      expect((await ledgerBalances(fixture().db, { asOf: new Date(at(DAY2, '09:00:00.500')) })).map(row)).to.deep.equal([
+        ['m-a', 'EUR', 'authorized_holds', 5000],
+        ['m-a', 'EUR', 'merchant_receivable', 4000],
+        ['m-a', 'EUR', 'payer_funds', -4000],
+        ['m-a', 'EUR', 'payer_holds', -5000],
+      ]);
+      // The refund at 14:00:00.000 exactly is in; the void after it and m-b's sale are not.
+      expect((await ledgerBalances(fixture().db, { merchantId: 'm-a', currency: 'EUR', asOf: new Date(at(DAY2, '14:00:00.000')) })).map(row)).to.deep.equal([
+        ['m-a', 'EUR', 'authorized_holds', 0],
+        ['m-a', 'EUR', 'merchant_receivable', 6500],
+        ['m-a', 'EUR', 'payer_funds', -6500],
+        ['m-a', 'EUR', 'payer_holds', 0],
+      ]);
+      expect((await ledgerBalances(fixture().db, { merchantId: 'm-b', asOf: new Date(at(DAY2, '23:59:59.999')) })).map(row)).to.deep.equal([
+        ['m-b', 'JPY', 'merchant_receivable', 700],
+        ['m-b', 'JPY', 'payer_funds', -700],
+      ]);
+    });
+
+    it('fills the daily totals of a ledger written without them from its postings, once', async function () {
+      await givenKnownActivity();
+      const totals = () =>
+        fixture()
+          .db.selectFrom('ledger_daily_totals')
+          .selectAll()
+          .orderBy('merchant_id')
+          .orderBy('currency')
+          .orderBy('day')
+          .orderBy('account')
+          .orderBy('event_type')
+          .orderBy('direction')
+          .execute();
+      const kept = await totals();
+      const volume = await fixture().db.selectFrom('v_daily_volume').selectAll().orderBy('merchant_id').orderBy('day').execute();
+      const balancesNow = await ledgerBalances(fixture().db);
+      // What the previous release leaves: postings, and no totals.
+      await fixture().db.deleteFrom('ledger_daily_totals').execute();
+
+      await migrateLedger(fixture().db);
+      await migrateLedger(fixture().db);
+
+      expect(await totals()).to.deep.equal(kept);
+      expect(await fixture().db.selectFrom('v_daily_volume').selectAll().orderBy('merchant_id').orderBy('day').execute()).to.deep.equal(volume);
+      expect(await ledgerBalances(fixture().db)).to.deep.equal(balancesNow);
+    });
 
     it('v_daily_volume: settled, refunded and voided counts and sums per merchant, currency and UTC day', async function () {
       await givenKnownActivity();

@@ -6,7 +6,8 @@
  * decided at once, by notification or refused for the balance), through the real PaymentService,
  * PayoutService, sandbox acquirer and sandbox APM provider, against a few merchants.
  * After each sequence everything is projected, and then:
- *   1. every merchant's ledger sums to zero in every currency, and so does every posting set;
+ *   1. every merchant's ledger sums to zero in every currency, and so does every posting set, and
+ *      the balances (read from the daily totals) are the postings summed, now and as of any time;
  *   2. every payment's ledger balances are what its folded state says it holds and owes;
  *   3. the analyst views count what the folded states say;
  *   4. `projections verify` finds no difference between the read models and a replay;
@@ -358,6 +359,33 @@ async function checkInvariants(world: World): Promise<void> {
     totals.set(key, (totals.get(key) ?? 0) + b.balance);
   }
   for (const [key, total] of totals) expect(total, `ledger of ${key}`).to.equal(0);
+
+  // 1b. Balances (read from the daily totals and the last day's postings) are the postings summed,
+  // now and as of every instant a posting happened, all merchants and each merchant in each currency.
+  const postings = await db.selectFrom('ledger_postings').select(['merchant_id', 'currency', 'account', 'amount', 'occurred_at']).execute();
+  const instants = [...new Set(postings.map((p) => p.occurred_at))].sort();
+  const asOfs = [undefined, ...instants.map((t) => new Date(t)), ...instants.slice(0, 1).map((t) => new Date(Date.parse(t) - 1))];
+  for (const asOf of asOfs) {
+    const summed = new Map<string, number>();
+    for (const p of postings) {
+      if (asOf !== undefined && p.occurred_at > asOf.toISOString()) continue;
+      const key = `${p.merchant_id} ${p.currency} ${p.account}`;
+      summed.set(key, (summed.get(key) ?? 0) + Number(p.amount));
+    }
+    const read = new Map((await ledgerBalances(db, { asOf })).map((b) => [`${b.merchantId} ${b.currency} ${b.account}`, b.balance]));
+    expect(read, `balances as of ${asOf?.toISOString() ?? 'now'}`).to.deep.equal(summed);
+  }
+  for (const merchant of world.merchants) {
+    for (const currency of CURRENCIES) {
+      const asOf = instants.length ? new Date(instants[Math.floor(instants.length / 2)]!) : undefined;
+      const mine = (await ledgerBalances(db, { asOf })).filter((b) => b.merchantId === merchant.id && b.currency === currency);
+      expect(await ledgerBalances(db, { merchantId: merchant.id, currency, asOf }), `${merchant.id} ${currency}`).to.deep.equal(mine);
+      expect(
+        (await ledgerBalances(db, { merchantId: merchant.id, asOf })).filter((b) => b.currency === currency),
+        `${merchant.id} in every currency`,
+      ).to.deep.equal(mine);
+    }
+  }
 
   // 2. Each payment holds and owes what its state says.
   const byPayment = await balancesByPayment(db);
