@@ -48,6 +48,22 @@ export interface UpsertSpec<DB, T extends keyof DB & string> {
   key: readonly (keyof DB[T] & string)[];
   /** Columns an existing row takes from the new one; none: an existing row stays as it is. */
   update: readonly (keyof DB[T] & string)[];
+  /**
+   * Columns to which an existing row adds the new row's value (running totals). Give each key once
+   * per call: a key given twice is added twice on SQLite and refused by PostgreSQL.
+   */
+  add?: readonly (keyof DB[T] & string)[];
+}
+
+/**
+ * `set col = <table>.col + excluded.col` for each column. The existing row's column is qualified
+ * by its table (PostgreSQL finds a bare name ambiguous beside `excluded`), as a reference, so a
+ * rebuild's redirection to scratch tables qualifies it too.
+ */
+function addExcluded<C extends string>(table: string, columns: readonly C[]): Record<C, RawBuilder<never>> {
+  const set = {} as Record<C, RawBuilder<never>>;
+  for (const column of columns) set[column] = sql<never>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`;
+  return set;
 }
 
 /** Statements by the text of their one-row form (which names the tables as plugins rewrote them). */
@@ -64,9 +80,10 @@ export async function upsertRows<DB, T extends keyof DB & string>(
     // The builder's types cannot follow a table chosen at run time; the spec ties rows to it.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const insert = (trx as Transaction<any>).insertInto(spec.table).values(part as any[]);
-    return spec.update.length === 0
+    const set = { ...takeExcluded(spec.update), ...addExcluded(spec.table, spec.add ?? []) };
+    return Object.keys(set).length === 0
       ? insert.onConflict((oc) => oc.columns([...spec.key]).doNothing())
-      : insert.onConflict((oc) => oc.columns([...spec.key]).doUpdateSet(takeExcluded(spec.update) as never));
+      : insert.onConflict((oc) => oc.columns([...spec.key]).doUpdateSet(set as never));
   };
   const template = (count: number) =>
     Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<DB[T]>[];

@@ -19,8 +19,6 @@ type PostingRow = Insertable<LedgerPostingsTable>;
 type PaymentRow = Insertable<LedgerPaymentsTable>;
 type TotalsRow = Insertable<LedgerDailyTotalsTable> & { line_count: number; amount: number };
 
-const TOTALS_KEY = ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'] as const satisfies readonly (keyof LedgerDailyTotalsTable)[];
-
 const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
 
 // merchant, currency, kind and initiated_at are the payment's for good: only written on insert.
@@ -49,6 +47,15 @@ const POSTING_UPSERT: UpsertSpec<LedgerTables, 'ledger_postings'> = {
   ],
   key: ['posting_set_id', 'line'],
   update: [],
+};
+
+// A day's totals grow by what each batch posts.
+const TOTALS_UPSERT: UpsertSpec<LedgerTables, 'ledger_daily_totals'> = {
+  table: 'ledger_daily_totals',
+  columns: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction', 'line_count', 'amount'],
+  key: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'],
+  update: [],
+  add: ['line_count', 'amount'],
 };
 
 export function ledgerPaymentOfRow(row: {
@@ -165,19 +172,6 @@ async function addToDailyTotals(trx: Transaction<LedgerTables>, postings: readon
       amount,
     });
   }
-  if (totals.size === 0) return;
   // One row per key, so no statement touches a row twice (PostgreSQL refuses that).
-  for (const part of chunked([...totals.values()], 1_000)) {
-    await trx
-      .insertInto('ledger_daily_totals')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns([...TOTALS_KEY]).doUpdateSet((eb) => ({
-          // Qualified: PostgreSQL finds a bare column name ambiguous beside `excluded`.
-          line_count: eb('ledger_daily_totals.line_count', '+', eb.ref('excluded.line_count')),
-          amount: eb('ledger_daily_totals.amount', '+', eb.ref('excluded.amount')),
-        })),
-      )
-      .execute();
-  }
+  await upsertRows(trx, TOTALS_UPSERT, [...totals.values()]);
 }
