@@ -7,15 +7,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { createReadModelDb, createReportDb, migrateReadModels } from '../../projections/database';
 import type { ReadModelDatabase } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
+import type { LedgerPostingsTable } from '../../projections/ledger/tables';
 import { scoped } from '../../projections/database-schema';
 import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 
 /** A query SQLite needs a while for (counting to a few million), whatever the host. */
 const slowQuery = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c`;
+
+/** Postings of different days, accounts or merchants each, and their days' totals, as the ledger projection writes them. */
+async function writePostings(db: Kysely<ReadModelDatabase>, postings: Insertable<LedgerPostingsTable>[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('ledger_postings').values(postings as never).execute();
+    for (const p of postings) {
+      await trx
+        .insertInto('ledger_daily_totals')
+        .values({ merchant_id: p.merchant_id, currency: p.currency, day: p.occurred_at.slice(0, 10), account: p.account, event_type: p.event_type, direction: Math.sign(p.amount), line_count: 1, amount: p.amount })
+        .execute();
+    }
+  });
+}
 
 describe('The report connection (SQLite read models, a thread of its own)', function () {
   let dir: string;
@@ -38,13 +52,10 @@ describe('The report connection (SQLite read models, a thread of its own)', func
       payment_id: `p-${line}`,
       operation_id: null,
       event_type: 'PaymentSettled',
-      event_position: String(line),
+      event_position: BigInt(line),
       occurred_at: `2026-11-0${line}T10:00:00.000Z`,
     });
-    await readDb
-      .insertInto('ledger_postings')
-      .values([posting(1, 'merchant_receivable', 1000), posting(2, 'payer_funds', -1000), posting(3, 'merchant_receivable', 250, 'm-2'), posting(4, 'payer_funds', -250, 'm-2')] as never)
-      .execute();
+    await writePostings(readDb, [posting(1, 'merchant_receivable', 1000), posting(2, 'payer_funds', -1000), posting(3, 'merchant_receivable', 250, 'm-2'), posting(4, 'payer_funds', -250, 'm-2')]);
   });
 
   afterEach(async function () {
@@ -65,10 +76,9 @@ describe('The report connection (SQLite read models, a thread of its own)', func
 
   it('sees what the read models committed after it started', async function () {
     expect(await new LedgerReportQueries(scoped(reportDb)).balances({ merchantId: 'm-3' })).to.deep.equal([]);
-    await readDb
-      .insertInto('ledger_postings')
-      .values({ posting_set_id: 'set-9', line: 9, merchant_id: 'm-3', currency: 'EUR', account: 'merchant_receivable', amount: 5, payment_id: 'p-9', operation_id: null, event_type: 'PaymentSettled', event_position: '9', occurred_at: '2026-11-09T10:00:00.000Z' } as never)
-      .execute();
+    await writePostings(readDb, [
+      { posting_set_id: 'set-9', line: 9, merchant_id: 'm-3', currency: 'EUR', account: 'merchant_receivable', amount: 5, payment_id: 'p-9', operation_id: null, event_type: 'PaymentSettled', event_position: 9n, occurred_at: '2026-11-09T10:00:00.000Z' },
+    ]);
     expect(await new LedgerReportQueries(scoped(reportDb)).balances({ merchantId: 'm-3' })).to.have.length(1);
   });
 
