@@ -59,8 +59,8 @@ describe('Dashboard pages on the report connection (SQLite)', function () {
       expect(page.status).to.equal(200);
       expect(page.text).to.contain('merchant_receivable');
     });
-    expect(report.some((text) => /from "ledger_postings"/.test(text))).to.equal(true);
+    expect(report.some((text) => /from "ledger_daily_totals"/.test(text))).to.equal(true);
     expect(report.some((text) => /from "v_daily_volume"/.test(text))).to.equal(true);
-    expect(own.some((text) => /ledger_postings|v_daily_volume|v_refund_rate/.test(text))).to.equal(false);
+    expect(own.some((text) => /ledger_postings|ledger_daily_totals|v_daily_volume|v_refund_rate/.test(text))).to.equal(false);
   });
 });
