@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { scoped } from '../../projections/database-schema';
+import { migrateLedger } from '../../projections/ledger/migrations';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
 import { readModelQueryPlans } from '../support/query-plans';
 
@@ -42,5 +43,16 @@ describe('read models: the ledger\'s reports for a range of days', () => {
     }
     // One merchant's postings of every currency and day are not that day's.
     expect(planOf(asked()[2]!).details).to.include('SEARCH ledger_postings USING INDEX ledger_postings_day_idx (<expr>=?)');
+  });
+
+  it('Given daily totals, when the gateway starts again, then its migration reads no postings', async () => {
+    await db()
+      .insertInto('ledger_daily_totals')
+      .values({ merchant_id: 'm-1', currency: 'EUR', day: '2026-11-26', account: 'merchant_receivable', event_type: 'PaymentSettled', direction: 1, line_count: 1, amount: 100 })
+      .execute();
+    asked().length = 0;
+    await migrateLedger(db());
+
+    expect(asked().map((q) => q.sql).filter((text) => /\bfrom "?ledger_postings\b/i.test(text))).to.deep.equal([]);
   });
 });
