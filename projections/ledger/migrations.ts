@@ -160,13 +160,14 @@ export async function migrateLedger(db: SchemaDb): Promise<void> {
 async function fillDailyTotals(db: SchemaDb): Promise<void> {
   // Asked first: the statement's own condition would still walk every posting on every start.
   if ((await db.selectFrom('ledger_daily_totals').select(sql`1`.as('one')).limit(1).execute()).length > 0) return;
+  const day = sql`substr(occurred_at, 1, 10)`;
+  const direction = sql`case when amount > 0 then 1 when amount < 0 then -1 else 0 end`;
   await sql`
     insert into ledger_daily_totals (merchant_id, currency, day, account, event_type, direction, line_count, amount)
-    select merchant_id, currency, substr(occurred_at, 1, 10), account, event_type,
-      case when amount > 0 then 1 when amount < 0 then -1 else 0 end, count(*), cast(sum(amount) as bigint)
+    select merchant_id, currency, ${day}, account, event_type, ${direction}, count(*), cast(sum(amount) as bigint)
     from ledger_postings
     where not exists (select 1 from ledger_daily_totals)
-    group by merchant_id, currency, substr(occurred_at, 1, 10), account, event_type, case when amount > 0 then 1 when amount < 0 then -1 else 0 end`.execute(db);
+    group by merchant_id, currency, ${day}, account, event_type, ${direction}`.execute(db);
 }
 
 /**
