@@ -7,8 +7,10 @@
  * - a failed pass is logged (`<name> failed`) and never ends the loop; the wait before the next one
  *   doubles with each failure in a row, from `intervalMs` up to `maxBackoffMs`, so a database outage
  *   is not hammered or logged every tick, and drops back to `intervalMs` after a pass succeeds;
- * - `stop()` cancels the next pass and resolves once the running one has finished, so whatever it
- *   uses (a store, a connection) can be closed right after.
+ * - `stop()` cancels the next pass, asks the running one to end early (its `signal` is aborted: a
+ *   pass that works through a backlog, such as a catch-up of the whole log, stops at its next safe
+ *   point instead of finishing the backlog) and resolves once it has ended, so whatever it uses (a
+ *   store, a connection) can be closed right after.
  *
  * Whether the timer keeps the process alive is the caller's choice (`keepsProcessAlive`): a task
  * that is the process's only work (the scheduler in the `scheduler` role) must keep it, or the
@@ -34,8 +36,8 @@ export interface PeriodicOptions {
   name: string;
   /** Pause between passes. */
   intervalMs: number;
-  /** One pass. */
-  run(): Promise<void>;
+  /** One pass; `signal` is aborted when the task is stopped. */
+  run(signal: AbortSignal): Promise<void>;
   logger: Logger;
   /** True: the pending timer keeps the process alive. */
   keepsProcessAlive: boolean;
@@ -48,7 +50,7 @@ export interface PeriodicOptions {
 export interface Periodic {
   /** Runs a pass now, or joins the one in progress. Never rejects: a failure is logged. */
   runOnce(): Promise<void>;
-  /** No pass starts after this; resolves when the one in progress (if any) has finished. */
+  /** No pass starts after this; the one in progress (if any) is asked to end, and this resolves when it has. */
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
   let current: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  const stopping = new AbortController();
   let failuresInARow = 0;
   // Taken as each pass begins: a change after it may be work that pass did not see.
   let seenAtPassStart = options.wakeOn?.signal.count() ?? 0;
@@ -70,7 +73,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
     if (current) return current;
     if (options.wakeOn) seenAtPassStart = options.wakeOn.signal.count();
     const pass: Promise<void> = Promise.resolve()
-      .then(() => options.run())
+      .then(() => options.run(stopping.signal))
       .then(
         () => {
           failuresInARow = 0;
@@ -118,6 +121,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      stopping.abort();
       await current;
     },
   };

@@ -35,7 +35,7 @@ export function startPayoutBalanceFeeder(options: PayoutBalanceFeederOptions): P
     logger: options.logger,
     // It runs beside the projector, never as a process's only work.
     keepsProcessAlive: false,
-    run: async () => void (await options.payouts.feedBalances()),
+    run: async (signal) => void (await options.payouts.feedBalances(signal)),
     wakeOn: options.commits ? { signal: options.commits, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS } : undefined,
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The payout balance feeder's checkpoint: saved without stopping the workers' thread while the
- * projector holds the read models' write lock, and a pass after a save that gave up starts where the
- * previous pass ended, not at the older checkpoint.
+ * projector holds the read models' write lock, a pass after a save that gave up starts where the
+ * previous pass ended, not at the older checkpoint, and a pass told to stop saves where it ended.
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
@@ -96,5 +96,31 @@ describe('payout balance feeder checkpoint on a busy database', function () {
     }
     expect(calls).to.deep.equal([...Array(8).fill('try'), 'wait']);
     expect(saved).to.equal(head);
+  });
+
+  it('Given a pass catching up a long log, when the gateway stops, then the pass ends after the page in hand with its checkpoint there, and the next pass feeds the rest once', async () => {
+    for (let i = 0; i < 5; i++) await settledSale(g, merchantId);
+    let saved: bigint | null = null;
+    const checkpoint: WorkerCheckpoint = {
+      load: async () => saved,
+      save: async (position) => void (saved = position),
+      trySave: async (position) => {
+        saved = position;
+        return true;
+      },
+    };
+    const paged = (size: number) => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock(), pageSize: size });
+    const stopping = new AbortController();
+    stopping.abort();
+
+    const sentBeforeStop = await paged(2).runOnce(stopping.signal);
+    const [first, second] = await g.store.readAll({ after: null, maxCount: 2 });
+    expect(saved, 'checkpoint after the one page read').to.equal(second!.position);
+    expect(first).to.not.equal(undefined);
+
+    // A new process (a fresh feeder) starts from that checkpoint.
+    const sentAfter = await paged(200).runOnce();
+    expect(sentBeforeStop + sentAfter).to.equal(5);
+    expect((await g.payouts.balance(merchantId, 'EUR')).available).to.equal(5 * 1250);
   });
 });

@@ -164,6 +164,29 @@ describe('periodic worker helper', function () {
     expect(passes).to.equal(1);
   });
 
+  it('Given a pass working through a backlog, when stopped, then the pass is told to end (its signal aborted) and stop resolves once it has', async function () {
+    const signals: AbortSignal[] = [];
+    let steps = 0;
+    const worker = start({
+      intervalMs: 1_000,
+      run: async (signal) => {
+        signals.push(signal);
+        // A backlog of a thousand steps, one per turn, checking the signal between them.
+        while (steps < 1_000 && !signal.aborted) {
+          steps++;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      },
+    });
+    await clock.tickAsync(1_000);
+    expect(signals).to.have.length(1);
+    expect(signals[0]!.aborted).to.equal(false);
+
+    await worker.stop();
+    expect(signals[0]!.aborted).to.equal(true);
+    expect(steps, 'steps taken before the pass ended').to.be.below(1_000);
+  });
+
   it('Given keepsProcessAlive, then its timer holds the process; otherwise its timer does not', async function () {
     const timers = sinon.spy(globalThis, 'setTimeout');
     try {

@@ -53,8 +53,12 @@ export class BalanceFeeder {
     this.saves = new CheckpointSaves(deps.checkpoint);
   }
 
-  /** Feeds everything appended so far; answers how many movements were sent. */
-  async runOnce(): Promise<number> {
+  /**
+   * Feeds everything appended so far; answers how many movements were sent. Once `signal` is
+   * aborted (the gateway stopping), it ends after the page in hand, its checkpoint saved there, so a
+   * stop does not wait for a catch-up of the whole log.
+   */
+  async runOnce(signal?: AbortSignal): Promise<number> {
     let after = this.fedUpTo ? this.fedUpTo.position : await this.deps.checkpoint.load();
     const pageSize = this.deps.pageSize ?? DEFAULT_PAGE_SIZE;
     let sent = 0;
@@ -67,7 +71,7 @@ export class BalanceFeeder {
         this.fedUpTo = { position: after };
         unsaved += page.length;
       }
-      const ended = page.length < pageSize;
+      const ended = page.length < pageSize || signal?.aborted === true;
       if (after !== null && unsaved > 0 && (ended || unsaved >= SAVE_EVERY_EVENTS)) {
         // The feeder runs on the workers' thread: a busy read-model database must not stop it.
         if (await this.saves.saveUnlessBusy(after)) unsaved = 0;

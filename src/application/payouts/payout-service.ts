@@ -58,8 +58,11 @@ export class PayoutService {
     return this.balances.balance(merchantId, currency);
   }
 
-  /** Records what the log holds beyond the feeder's checkpoint on the balances (what each feeder pass does). */
-  feedBalances(): Promise<number> {
-    return this.feeder.runOnce();
+  /**
+   * Records what the log holds beyond the feeder's checkpoint on the balances (what each feeder
+   * pass does); ends early, after the page in hand, once `signal` is aborted.
+   */
+  feedBalances(signal?: AbortSignal): Promise<number> {
+    return this.feeder.runOnce(signal);
   }
 }
