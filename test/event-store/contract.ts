@@ -500,6 +500,28 @@ export function eventStoreContract(
         expect(errors).to.deep.equal([]);
       });
 
+      it('lets its thread do other work while it catches up a long history', async function () {
+        const stream = streamName();
+        const total = 2_000;
+        for (let i = 0; i < total; i += 500) await store.append(stream, newEvents(500, `c${i}-`), i === 0 ? NO_STREAM : exactly(BigInt(i - 1)));
+        let seen = 0;
+        let seenWhenTheThreadGotATurn: number | null = null;
+        const subscription = store.subscribeToAll({
+          after: base,
+          onEvent: (event) => {
+            if (event.streamId === stream) seen++;
+          },
+        });
+        // Stands for anything else of the thread: a timer, a message asking it to stop.
+        setImmediate(() => (seenWhenTheThreadGotATurn = seen));
+        try {
+          await waitFor(() => seen === total, 'the history');
+        } finally {
+          await subscription.stop();
+        }
+        expect(seenWhenTheThreadGotATurn, 'events delivered before the thread got a turn').to.be.below(total);
+      });
+
       it('resumes strictly after a stored position, without gap or duplicate', async function () {
         const stream = streamName();
         const events = newEvents(5);

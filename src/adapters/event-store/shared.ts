@@ -255,6 +255,11 @@ export class PollingSubscription implements Subscription {
       if (batch.length < BATCH_SIZE && !this.wakePending) {
         if (commitsSeen === undefined) await this.sleep(this.source.pollIntervalMs);
         else await this.sleepUntilCommit(commitsSeen);
+      } else {
+        // An embedded store reads synchronously and a handler may never wait for I/O, so a catch-up
+        // would otherwise run on promise callbacks alone and hold back every timer and message of
+        // its thread (a request to stop among them) until it reached the head.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }
