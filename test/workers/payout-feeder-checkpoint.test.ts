@@ -114,9 +114,8 @@ describe('payout balance feeder checkpoint on a busy database', function () {
     stopping.abort();
 
     const sentBeforeStop = await paged(2).runOnce(stopping.signal);
-    const [first, second] = await g.store.readAll({ after: null, maxCount: 2 });
+    const [, second] = await g.store.readAll({ after: null, maxCount: 2 });
     expect(saved, 'checkpoint after the one page read').to.equal(second!.position);
-    expect(first).to.not.equal(undefined);
 
     // A new process (a fresh feeder) starts from that checkpoint.
     const sentAfter = await paged(200).runOnce();
