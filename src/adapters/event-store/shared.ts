@@ -13,6 +13,7 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import { nextTurn } from '../../application/next-turn';
 import type { CommitSignal } from './commit-signal';
 
 /**
@@ -259,7 +260,7 @@ export class PollingSubscription implements Subscription {
         // An embedded store reads synchronously and a handler may never wait for I/O, so a catch-up
         // would otherwise run on promise callbacks alone and hold back every timer and message of
         // its thread (a request to stop among them) until it reached the head.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
   }
