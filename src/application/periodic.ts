@@ -60,7 +60,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
   const maxBackoffMs = Math.max(options.intervalMs, options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
   let current: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
+  // Aborted by stop(): no pass starts after it, and the running one is told to end.
   const stopping = new AbortController();
   let failuresInARow = 0;
   // Taken as each pass begins: a change after it may be work that pass did not see.
@@ -100,7 +100,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
   };
 
   const schedule = (): void => {
-    if (stopped) return;
+    if (stopping.signal.aborted) return;
     const pause = pauseAfterThisPass();
     const waiting = (timer = startAfter(pause));
     const wakeOn = options.wakeOn;
@@ -108,7 +108,7 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
     if (!wakeOn || failuresInARow > 0) return;
     const seen = seenAtPassStart;
     void wakeOn.signal.changedSince(seen, pause).then(() => {
-      if (timer !== waiting || stopped || failuresInARow > 0 || wakeOn.signal.count() === seen) return;
+      if (timer !== waiting || stopping.signal.aborted || failuresInARow > 0 || wakeOn.signal.count() === seen) return;
       clearTimeout(waiting);
       timer = startAfter(wakeOn.settleMs);
     });
@@ -118,10 +118,9 @@ export function startPeriodic(options: PeriodicOptions): Periodic {
   return {
     runOnce,
     async stop() {
-      stopped = true;
+      stopping.abort();
       if (timer) clearTimeout(timer);
       timer = null;
-      stopping.abort();
       await current;
     },
   };
