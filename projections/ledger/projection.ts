@@ -50,7 +50,7 @@ const POSTING_UPSERT: UpsertSpec<LedgerTables, 'ledger_postings'> = {
 };
 
 // A day's totals grow by what each batch posts.
-const TOTALS_UPSERT: UpsertSpec<LedgerTables, 'ledger_daily_totals'> = {
+export const TOTALS_UPSERT: UpsertSpec<LedgerTables, 'ledger_daily_totals'> = {
   table: 'ledger_daily_totals',
   columns: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction', 'line_count', 'amount'],
   key: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'],
@@ -149,6 +149,12 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
  * written in the transaction that moves the checkpoint past it), so adding never counts one twice.
  */
 async function addToDailyTotals(trx: Transaction<LedgerTables>, postings: readonly PostingRow[]): Promise<void> {
+  // One row per key, so no statement touches a row twice (PostgreSQL refuses that).
+  await upsertRows(trx, TOTALS_UPSERT, dailyTotalsOf(postings));
+}
+
+/** Postings summed per merchant, currency, UTC day, account, event type and sign: one row per key. */
+export function dailyTotalsOf(postings: readonly PostingRow[]): TotalsRow[] {
   const totals = new Map<string, TotalsRow>();
   for (const posting of postings) {
     const amount = Number(posting.amount);
@@ -172,6 +178,5 @@ async function addToDailyTotals(trx: Transaction<LedgerTables>, postings: readon
       amount,
     });
   }
-  // One row per key, so no statement touches a row twice (PostgreSQL refuses that).
-  await upsertRows(trx, TOTALS_UPSERT, [...totals.values()]);
+  return [...totals.values()];
 }

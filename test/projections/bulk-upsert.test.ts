@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Insertable } from 'kysely';
 import { rowsPerStatement, upsertRows, type UpsertSpec } from '../../projections/bulk-upsert';
 import { runsRowBatches } from '../../projections/row-batches';
-import type { LedgerTables } from '../../projections/ledger/tables';
+import { TOTALS_UPSERT } from '../../projections/ledger/projection';
 import { createScratchTables } from '../../projections/scratch-tables';
 import type { TransactionsTable, TransactionsTables } from '../../projections/transactions/tables';
 import { forEachDialect } from './harness';
@@ -73,22 +73,15 @@ forEachDialect('multi-row upserts', (fixture) => {
     ]);
   });
 
-  describe('running totals', function () {
-    const TOTALS: UpsertSpec<LedgerTables, 'ledger_daily_totals'> = {
-      table: 'ledger_daily_totals',
-      columns: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction', 'line_count', 'amount'],
-      key: ['merchant_id', 'currency', 'day', 'account', 'event_type', 'direction'],
-      update: [],
-      add: ['line_count', 'amount'],
-    };
+  describe('running totals (the ledger\'s daily totals, the upsert that adds)', function () {
     const total = (day: string, count: number, amount: number) => ({
       merchant_id: 'm', currency: 'EUR', day, account: 'merchant_receivable', event_type: 'PaymentSettled', direction: 1, line_count: count, amount,
     });
 
     it('adds the new row\'s values to an existing row\'s, and inserts rows of new keys', async function () {
       const { db } = fixture();
-      await db.transaction().execute((trx) => upsertRows(trx, TOTALS, [total('2024-05-01', 2, 3000)]));
-      await db.transaction().execute((trx) => upsertRows(trx, TOTALS, [total('2024-05-01', 1, 500), total('2024-05-02', 1, 700)]));
+      await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 2, 3000)]));
+      await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 1, 500), total('2024-05-02', 1, 700)]));
       const stored = await db.selectFrom('ledger_daily_totals').select(['day', 'line_count', 'amount']).orderBy('day').execute();
       expect(stored.map((r) => [r.day, Number(r.line_count), Number(r.amount)])).to.deep.equal([
         ['2024-05-01', 3, 3500],
@@ -98,12 +91,12 @@ forEachDialect('multi-row upserts', (fixture) => {
 
     it('adds to the scratch copy\'s row, not the live one, in a rebuild', async function () {
       const { db } = fixture();
-      await db.transaction().execute((trx) => upsertRows(trx, TOTALS, [total('2024-05-01', 5, 5000)]));
+      await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 5, 5000)]));
       const scratch = await createScratchTables(db, ['ledger_daily_totals']);
       try {
         const redirected = db.withPlugin(scratch.redirect());
-        await redirected.transaction().execute((trx) => upsertRows(trx, TOTALS, [total('2024-05-01', 2, 3000)]));
-        await redirected.transaction().execute((trx) => upsertRows(trx, TOTALS, [total('2024-05-01', 1, 500)]));
+        await redirected.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 2, 3000)]));
+        await redirected.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 1, 500)]));
         const copy = await redirected.selectFrom('ledger_daily_totals').select(['line_count', 'amount']).execute();
         expect(copy.map((r) => [Number(r.line_count), Number(r.amount)])).to.deep.equal([[3, 3500]]);
         const live = await db.selectFrom('ledger_daily_totals').select(['line_count', 'amount']).execute();

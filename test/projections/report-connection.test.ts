@@ -11,6 +11,8 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import { createReadModelDb, createReportDb, migrateReadModels } from '../../projections/database';
 import type { ReadModelDatabase } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
+import { upsertRows } from '../../projections/bulk-upsert';
+import { TOTALS_UPSERT, dailyTotalsOf } from '../../projections/ledger/projection';
 import type { LedgerPostingsTable } from '../../projections/ledger/tables';
 import { scoped } from '../../projections/database-schema';
 import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
@@ -18,16 +20,11 @@ import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 /** A query SQLite needs a while for (counting to a few million), whatever the host. */
 const slowQuery = sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c`;
 
-/** Postings of different days, accounts or merchants each, and their days' totals, as the ledger projection writes them. */
+/** Postings and their days' totals, as the ledger projection writes them. */
 async function writePostings(db: Kysely<ReadModelDatabase>, postings: Insertable<LedgerPostingsTable>[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('ledger_postings').values(postings as never).execute();
-    for (const p of postings) {
-      await trx
-        .insertInto('ledger_daily_totals')
-        .values({ merchant_id: p.merchant_id, currency: p.currency, day: p.occurred_at.slice(0, 10), account: p.account, event_type: p.event_type, direction: Math.sign(p.amount), line_count: 1, amount: p.amount })
-        .execute();
-    }
+    await upsertRows(trx, TOTALS_UPSERT, dailyTotalsOf(postings));
   });
 }
 
