@@ -12,6 +12,10 @@
  * payment event whose delivery is not recorded yet, so a restart in the middle of an outage picks
  * the unfinished ones up again.
  *
+ * A payment's callbacks go out in the order of its events: the first attempt of each waits until
+ * the one before it (of the same payment, in this notifier) has had its answer, so a cascaded SALE's
+ * declined attempt does not reach the merchant after its settlement. Retries are not held back.
+ *
  * Delivering: every attempt is claimed by appending `CallbackAttemptStarted` at the version read, so
  * two notifiers never send the same attempt; the outcome is recorded afterwards. Retries come from the
  * deliveries read model (what is due now), but whether an attempt may start is decided on the
@@ -89,6 +93,12 @@ const MERCHANT_CACHE_MS = 1_000;
 /** Eight of these (BUSY_SAVES_BEFORE_WAITING, checkpoint-saves.ts): two seconds of saves that may give up before one waits. */
 const CHECKPOINT_EVERY_MS = 250;
 
+/** A delivery recorded with its first attempt claimed, to be sent by the notifier that recorded it. */
+interface Claimed {
+  deliveryId: string;
+  known: { state: DeliveryState; version: bigint };
+}
+
 interface Pending {
   position: bigint;
   done: boolean;
@@ -124,6 +134,8 @@ export class Notifier {
   private readonly timeouts = new Map<string, number[]>();
   private polling: Promise<number> | null = null;
   private readonly finishWaiters = new Map<string, Array<() => void>>();
+  /** Per payment, the end of its latest callback's first attempt: the next one's turn. */
+  private readonly paymentTurns = new Map<string, Promise<void>>();
   private readonly merchantCache = new Map<string, { account: MerchantAccount | undefined; at: number }>();
   private readonly leaseMs: number;
 
@@ -160,7 +172,12 @@ export class Notifier {
     this.subscription = null;
     this.generation++;
     if (subscription) await subscription.stop();
-    this.queue.length = 0;
+    // Queued sends give up (their claims' leases run out and they are sent again later); whoever
+    // waits for them, a payment's next callback or an operator's redelivery, is let go.
+    for (const { deliveryId } of this.queue.splice(0)) {
+      this.sending.delete(deliveryId);
+      this.releaseWaiters(deliveryId);
+    }
     await this.idle();
     // The last checkpoint that could be saved stands if the database is down: that only means replaying.
     await this.saveCheckpoint().catch((error) => this.reportError('checkpoint', error));
@@ -283,17 +300,30 @@ export class Notifier {
     this.pending.push(entry);
     this.lastSeen = stored.position;
     const folded = this.foldCached(stored, event);
+    const turn = this.takeTurn(String(stored.data.paymentId));
     const requestId = stored.metadata.correlationId;
-    const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () =>
-      this.track(
+    const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () => {
+      const scheduled = this.track(
         this.retrying('scheduling', async () => {
           const after = folded ?? (await this.foldFromStream(stored));
-          if (after.exists) await this.schedule(stored, event, after);
+          return after.exists ? await this.schedule(stored, event, after) : null;
         }).then((outcome) => {
-          if (outcome.ok) entry.done = true;
+          if (!outcome.ok) return null;
+          entry.done = true;
+          return outcome.value;
         }),
-      ),
-    );
+      );
+      // The send waits for its turn apart from the scheduling, so the checkpoint does not.
+      this.track(
+        scheduled
+          .then(async (claimed) => {
+            await turn.ready;
+            if (claimed && this.running) await this.sendClaimed(claimed.deliveryId, claimed.known);
+          })
+          .finally(turn.done),
+      );
+      return scheduled;
+    });
     // Back-pressure: the log must not run away from the appends it causes (nor from an outage).
     if (this.work.size > 2_000) await scheduling;
   }
@@ -331,14 +361,18 @@ export class Notifier {
     this.payments.set(paymentId, { state, version });
   }
 
-  private async schedule(stored: StoredEvent, event: PaymentEvent, after: Extract<PaymentState, { exists: true }>): Promise<void> {
+  /**
+   * Records the callback this payment event calls for, if any; returns the delivery when its first
+   * attempt was claimed with it (the URL is not blocked), for the caller to send in the payment's turn.
+   */
+  private async schedule(stored: StoredEvent, event: PaymentEvent, after: Extract<PaymentState, { exists: true }>): Promise<Claimed | null> {
     const merchant = await this.merchant(after.merchantId);
-    if (!merchant) return;
+    if (!merchant) return null;
     const url = after.notificationUrl ?? merchant.notificationUrl;
-    if (!url) return;
+    if (!url) return null;
     const context: CallbackContext = { password: merchant.password, protocolMapping: merchant.protocolMapping };
     const fields = callbackFieldsFor(event, after, context);
-    if (!fields) return;
+    if (!fields) return null;
     const deliveryId = deliveryIdFor(stored.id);
     const now = this.deps.clock.now();
     const command: CallbackCommand = {
@@ -371,12 +405,37 @@ export class Notifier {
       );
     } catch (error) {
       // Another notifier created the delivery first: it is theirs to send.
-      if (error instanceof WrongExpectedVersionError) return;
+      if (error instanceof WrongExpectedVersionError) return null;
       throw error;
     }
     if (result.newEvents.some((e) => e.type === 'CallbackAttemptStarted') && result.version !== null) {
-      this.enqueue(deliveryId, { state: result.state, version: result.version });
+      return { deliveryId, known: { state: result.state, version: result.version } };
     }
+    return null;
+  }
+
+  /**
+   * This payment event's place in its payment's line of callbacks: `ready` when the callbacks of its
+   * earlier events have had their first answers, `done` to call when its own has (or it has none).
+   */
+  private takeTurn(paymentId: string): { ready: Promise<void>; done: () => void } {
+    const ready = this.paymentTurns.get(paymentId) ?? Promise.resolve();
+    let done!: () => void;
+    const own = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const tail: Promise<void> = Promise.all([ready, own]).then(() => {
+      if (this.paymentTurns.get(paymentId) === tail) this.paymentTurns.delete(paymentId);
+    });
+    this.paymentTurns.set(paymentId, tail);
+    return { ready, done };
+  }
+
+  /** Sends a delivery whose attempt is claimed, resolving when the attempt's outcome is recorded (or given up). */
+  private sendClaimed(deliveryId: string, known: { state: DeliveryState; version: bigint }): Promise<void> {
+    const finished = this.whenFinished(deliveryId);
+    this.enqueue(deliveryId, known);
+    return finished;
   }
 
   /**
@@ -441,17 +500,21 @@ export class Notifier {
    */
   async sendIfDue(deliveryId: string): Promise<boolean> {
     if (this.sending.has(deliveryId)) return false;
-    const finished = new Promise<void>((resolve) => {
-      const list = this.finishWaiters.get(deliveryId) ?? [];
-      list.push(resolve);
-      this.finishWaiters.set(deliveryId, list);
-    });
+    const finished = this.whenFinished(deliveryId);
     if (!(await this.claim(deliveryId))) {
       this.releaseWaiters(deliveryId);
       return false;
     }
     await finished;
     return true;
+  }
+
+  private whenFinished(deliveryId: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const list = this.finishWaiters.get(deliveryId) ?? [];
+      list.push(resolve);
+      this.finishWaiters.set(deliveryId, list);
+    });
   }
 
   private releaseWaiters(deliveryId: string): void {
