@@ -1,7 +1,7 @@
 /**
  * The ledger's tables and its analyst views (docs/ledger.md describes them for analysts).
  */
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { SchemaDb } from '../projection-module';
 
 /**
@@ -9,7 +9,8 @@ import type { SchemaDb } from '../projection-module';
  * bigints into numeric, which its driver hands back as text) and rates to double precision.
  * The postings' views read `ledger_daily_totals` (the postings summed per day, account, event type
  * and sign), so a condition on a line's sign is one on `direction`, and a count of lines is a sum
- * of `line_count`.
+ * of `line_count`; the approval rates read `ledger_daily_decisions`, so a count of payments is a
+ * sum of `payment_count`.
  */
 // A payout's settlement takes from merchant_receivable (amount < 0): it is a payout, never a sale.
 const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and direction > 0`;
@@ -18,8 +19,11 @@ const payoutLine = `account = 'paid_out'`;
 const notPayout = `kind <> 'credit'`;
 const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
 const voidLine = `account = 'merchant_receivable' and event_type = 'PaymentVoided'`;
-const countWhere = (condition: string) => `cast(sum(case when ${condition} then 1 else 0 end) as bigint)`;
-const linesWhere = (condition: string) => `cast(sum(case when ${condition} then line_count else 0 end) as bigint)`;
+const countedWhere = (column: string) => (condition: string) => `cast(sum(case when ${condition} then ${column} else 0 end) as bigint)`;
+const linesWhere = countedWhere('line_count');
+const paymentsWhere = countedWhere('payment_count');
+const approved = paymentsWhere(`outcome = 'approved'`);
+const declined = paymentsWhere(`outcome = 'declined'`);
 const sumWhere = (condition: string, sign = '') => `cast(sum(case when ${condition} then ${sign}amount else 0 end) as bigint)`;
 const rate = (numerator: string, denominator: string) => `cast(${numerator} as double precision) / nullif(${denominator}, 0)`;
 
@@ -40,20 +44,20 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
     group by merchant_id, currency, day`,
   v_approval_rate: `
     select merchant_id, currency,
-      ${countWhere(`outcome = 'approved'`)} as approved_count,
-      ${countWhere(`outcome = 'declined'`)} as declined_count,
-      ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
-    from ledger_payments
-    where outcome in ('approved', 'declined') and ${notPayout}
+      ${approved} as approved_count,
+      ${declined} as declined_count,
+      ${rate(approved, 'cast(sum(payment_count) as bigint)')} as approval_rate
+    from ledger_daily_decisions
+    where ${notPayout}
     group by merchant_id, currency`,
   v_approval_rate_daily: `
-    select merchant_id, currency, substr(decided_at, 1, 10) as day,
-      ${countWhere(`outcome = 'approved'`)} as approved_count,
-      ${countWhere(`outcome = 'declined'`)} as declined_count,
-      ${rate(countWhere(`outcome = 'approved'`), 'count(*)')} as approval_rate
-    from ledger_payments
-    where outcome in ('approved', 'declined') and ${notPayout}
-    group by merchant_id, currency, substr(decided_at, 1, 10)`,
+    select merchant_id, currency, day,
+      ${approved} as approved_count,
+      ${declined} as declined_count,
+      ${rate(approved, 'cast(sum(payment_count) as bigint)')} as approval_rate
+    from ledger_daily_decisions
+    where ${notPayout}
+    group by merchant_id, currency, day`,
   v_refund_rate: `
     select merchant_id, currency,
       ${linesWhere(settledLine)} as settled_count,
@@ -124,13 +128,8 @@ export async function migrateLedger(db: SchemaDb): Promise<void> {
     .on('ledger_payments')
     .columns(['merchant_id', 'currency', 'decided_at'])
     .execute();
-  // The same for v_approval_rate_daily's day.
-  await db.schema
-    .createIndex('ledger_payments_day_idx')
-    .ifNotExists()
-    .on('ledger_payments')
-    .expression(sql`substr(decided_at, 1, 10)`)
-    .execute();
+  // The approval rates read the daily decisions now: nothing asks for payments by their day.
+  await db.schema.dropIndex('ledger_payments_day_idx').ifExists().execute();
 
   await db.schema
     .createTable('ledger_daily_totals')
@@ -147,27 +146,56 @@ export async function migrateLedger(db: SchemaDb): Promise<void> {
     .execute();
   // The charts' range of days, all merchants together.
   await db.schema.createIndex('ledger_daily_totals_day_idx').ifNotExists().on('ledger_daily_totals').columns(['day']).execute();
-  await fillDailyTotals(db);
+  const day = sql`substr(occurred_at, 1, 10)`;
+  const direction = sql`case when amount > 0 then 1 when amount < 0 then -1 else 0 end`;
+  await fillOnce(
+    db,
+    'ledger_daily_totals',
+    sql`
+    insert into ledger_daily_totals (merchant_id, currency, day, account, event_type, direction, line_count, amount)
+    select merchant_id, currency, ${day}, account, event_type, ${direction}, count(*), cast(sum(amount) as bigint)
+    from ledger_postings
+    where not exists (select 1 from ledger_daily_totals)
+    group by merchant_id, currency, ${day}, account, event_type, ${direction}`,
+  );
+
+  await db.schema
+    .createTable('ledger_daily_decisions')
+    .ifNotExists()
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('payment_count', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ledger_daily_decisions_pk', ['merchant_id', 'currency', 'day', 'kind', 'outcome'])
+    .execute();
+  await db.schema.createIndex('ledger_daily_decisions_day_idx').ifNotExists().on('ledger_daily_decisions').columns(['day']).execute();
+  const decidedDay = sql`substr(decided_at, 1, 10)`;
+  await fillOnce(
+    db,
+    'ledger_daily_decisions',
+    sql`
+    insert into ledger_daily_decisions (merchant_id, currency, day, kind, outcome, payment_count)
+    select merchant_id, currency, ${decidedDay}, kind, outcome, count(*)
+    from ledger_payments
+    where outcome in ('approved', 'declined') and not exists (select 1 from ledger_daily_decisions)
+    group by merchant_id, currency, ${decidedDay}, kind, outcome`,
+  );
 
   await createLedgerViews(db);
 }
 
 /**
- * A ledger written by a release without the daily totals gets them from its postings, once: every
- * posting adds to a totals row, so totals are empty while postings are not only before this ran.
- * One statement, so a crash or a second process migrating at the same time cannot add twice.
+ * A table of sums that an earlier release did not keep gets them from the rows it sums, once: the
+ * projection adds to it with every row it writes, so it is empty while those rows are not only
+ * before this ran. `fill` is one statement that writes only into an empty table, so a crash or a
+ * second process migrating at the same time cannot add twice.
  */
-async function fillDailyTotals(db: SchemaDb): Promise<void> {
-  // Asked first: the statement's own condition would still walk every posting on every start.
-  if ((await db.selectFrom('ledger_daily_totals').select(sql`1`.as('one')).limit(1).execute()).length > 0) return;
-  const day = sql`substr(occurred_at, 1, 10)`;
-  const direction = sql`case when amount > 0 then 1 when amount < 0 then -1 else 0 end`;
-  await sql`
-    insert into ledger_daily_totals (merchant_id, currency, day, account, event_type, direction, line_count, amount)
-    select merchant_id, currency, ${day}, account, event_type, ${direction}, count(*), cast(sum(amount) as bigint)
-    from ledger_postings
-    where not exists (select 1 from ledger_daily_totals)
-    group by merchant_id, currency, ${day}, account, event_type, ${direction}`.execute(db);
+async function fillOnce(db: SchemaDb, table: 'ledger_daily_totals' | 'ledger_daily_decisions', fill: RawBuilder<unknown>): Promise<void> {
+  // Asked first: the statement's own condition would still walk every row it sums on every start.
+  if ((await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute()).length > 0) return;
+  await fill.execute(db);
 }
 
 /**
@@ -195,5 +223,5 @@ async function createLedgerViews(db: SchemaDb): Promise<void> {
 /** Views first: PostgreSQL refuses to drop a table a view still reads. */
 export async function dropLedger(db: SchemaDb): Promise<void> {
   for (const view of Object.keys(LEDGER_VIEWS)) await sql.raw(`drop view if exists ${view}`).execute(db);
-  for (const table of ['ledger_postings', 'ledger_payments', 'ledger_daily_totals']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['ledger_postings', 'ledger_payments', 'ledger_daily_totals', 'ledger_daily_decisions']) await db.schema.dropTable(table).ifExists().execute();
 }

@@ -8,7 +8,7 @@ export const LEDGER_PROJECTION = 'ledger';
 export function ledgerProjection(): ProjectionModule<LedgerTables> {
   return {
     name: LEDGER_PROJECTION,
-    tables: ['ledger_postings', 'ledger_payments', 'ledger_daily_totals'],
+    tables: ['ledger_postings', 'ledger_payments', 'ledger_daily_totals', 'ledger_daily_decisions'],
     migrate: migrateLedger,
     drop: dropLedger,
     apply: applyToLedger,

@@ -13,11 +13,12 @@ import { type LedgerPayment, postEvent } from '../../src/domain/ledger/posting-r
 import type { PaymentKind } from '../../src/domain/payment/events';
 import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
 import { asPaymentEvent, isPaymentEvent, paymentsContinuedIn } from '../payment-events';
-import type { LedgerDailyTotalsTable, LedgerPaymentsTable, LedgerPostingsTable, LedgerTables } from './tables';
+import type { LedgerDailyDecisionsTable, LedgerDailyTotalsTable, LedgerPaymentsTable, LedgerPostingsTable, LedgerTables } from './tables';
 
 type PostingRow = Insertable<LedgerPostingsTable>;
 type PaymentRow = Insertable<LedgerPaymentsTable>;
 type TotalsRow = Insertable<LedgerDailyTotalsTable> & { line_count: number; amount: number };
+type DecisionsRow = Insertable<LedgerDailyDecisionsTable> & { payment_count: number };
 
 const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
 
@@ -80,6 +81,15 @@ export function ledgerPaymentOfRow(row: {
   };
 }
 
+// A day's decisions grow by the payments each batch decides.
+const DECISIONS_UPSERT: UpsertSpec<LedgerTables, 'ledger_daily_decisions'> = {
+  table: 'ledger_daily_decisions',
+  columns: ['merchant_id', 'currency', 'day', 'kind', 'outcome', 'payment_count'],
+  key: ['merchant_id', 'currency', 'day', 'kind', 'outcome'],
+  update: [],
+  add: ['payment_count'],
+};
+
 function paymentRowOf(p: LedgerPayment): PaymentRow {
   return {
     payment_id: p.paymentId,
@@ -107,6 +117,7 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
 
   const changed = new Set<string>();
   const postings: PostingRow[] = [];
+  const decisions = new Map<string, DecisionsRow>();
   for (const stored of relevant) {
     const event = asPaymentEvent(stored);
     const id = event.data.paymentId;
@@ -116,6 +127,8 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
     if (payment !== before) {
       payments.set(id, payment);
       changed.add(id);
+      // The rules decide a payment once: from pending (or nothing yet) to approved or declined.
+      if (payment.outcome !== 'pending' && (before?.outcome ?? 'pending') === 'pending') countDecision(decisions, payment);
     }
     const operationId = 'operationId' in event.data ? event.data.operationId : null;
     lines.forEach((line, index) => {
@@ -142,6 +155,16 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
   );
   await upsertRows(trx, POSTING_UPSERT, postings);
   await addToDailyTotals(trx, postings);
+  // One row per key, as for the totals; each decision is counted once, behind the checkpoint's compare-and-set.
+  await upsertRows(trx, DECISIONS_UPSERT, [...decisions.values()]);
+}
+
+function countDecision(decisions: Map<string, DecisionsRow>, payment: LedgerPayment): void {
+  const day = payment.decidedAt!.slice(0, 10);
+  const key = `${payment.merchantId}\u0000${payment.currency}\u0000${day}\u0000${payment.kind}\u0000${payment.outcome}`;
+  const row = decisions.get(key);
+  if (row) row.payment_count += 1;
+  else decisions.set(key, { merchant_id: payment.merchantId, currency: payment.currency, day, kind: payment.kind, outcome: payment.outcome, payment_count: 1 });
 }
 
 /**

@@ -57,6 +57,22 @@ export interface LedgerDailyTotalsTable {
   amount: number;
 }
 
+/**
+ * Payments decided per merchant, currency, UTC day of the decision, kind and outcome: what the
+ * approval rates count, so they read days instead of every payment. A payment is decided once
+ * (`pending` to approved or declined), and counted in the transaction that records its decision.
+ */
+export interface LedgerDailyDecisionsTable {
+  merchant_id: string;
+  currency: string;
+  /** UTC day of `decided_at`, YYYY-MM-DD. */
+  day: string;
+  kind: string;
+  /** approved or declined. */
+  outcome: string;
+  payment_count: number;
+}
+
 export interface DailyVolumeView {
   merchant_id: ViewColumn<string>;
   currency: ViewColumn<string>;
@@ -105,6 +121,7 @@ export interface LedgerTables {
   ledger_postings: LedgerPostingsTable;
   ledger_payments: LedgerPaymentsTable;
   ledger_daily_totals: LedgerDailyTotalsTable;
+  ledger_daily_decisions: LedgerDailyDecisionsTable;
   v_daily_volume: DailyVolumeView;
   v_approval_rate: ApprovalRateView;
   v_approval_rate_daily: DailyApprovalRateView;

@@ -61,6 +61,7 @@ describe('Dashboard pages on the report connection (SQLite)', function () {
     });
     expect(report.some((text) => /from "ledger_daily_totals"/.test(text))).to.equal(true);
     expect(report.some((text) => /from "v_daily_volume"/.test(text))).to.equal(true);
-    expect(own.some((text) => /ledger_postings|ledger_daily_totals|v_daily_volume|v_refund_rate/.test(text))).to.equal(false);
+    expect(report.some((text) => /from "v_approval_rate_daily"/.test(text))).to.equal(true);
+    expect(own.some((text) => /ledger_postings|ledger_daily_totals|v_daily_volume|v_refund_rate|v_approval_rate/.test(text))).to.equal(false);
   });
 });

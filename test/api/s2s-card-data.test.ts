@@ -22,6 +22,7 @@ const READ_MODEL_TABLES = [
   'ledger_postings',
   'ledger_payments',
   'ledger_daily_totals',
+  'ledger_daily_decisions',
   'projection_checkpoints',
 ] as const;
 const MASK = '411111******1111';

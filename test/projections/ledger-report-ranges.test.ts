@@ -3,7 +3,8 @@
  * default), all merchants together. Given the tables, then the views read only the postings and
  * decisions of those days through an index on the day: reading every posting ever made grows with
  * the ledger (145 ms for a year of 300,000 payments, 41 ms through the day). Balances, which the
- * admin API, the CLI and the analytics page ask for, add up the postings' daily totals.
+ * admin API, the CLI and the analytics page ask for, add up the postings' daily totals; approval
+ * rates add up the payments decided per day.
  */
 import { expect } from 'chai';
 import { scoped } from '../../projections/database-schema';
@@ -25,6 +26,10 @@ describe('read models: the ledger\'s reports for a range of days', () => {
       const { details, why } = planOf(query);
       expect(details.filter((d) => /^SCAN ledger_(postings|payments)\b/.test(d)), why).to.deep.equal([]);
     }
+    // Days, not every payment decided in them.
+    const approvals = planOf(asked()[1]!);
+    expect(approvals.details.some((d) => /\bledger_daily_decisions\b/.test(d)), approvals.why).to.equal(true);
+    expect(approvals.details.filter((d) => /\bledger_payments\b/.test(d)), approvals.why).to.deep.equal([]);
   });
 
   it('Given the tables, then balances, now or as of a time, of all merchants or one, read the daily totals and no more postings than the last day\'s', async () => {
@@ -45,14 +50,18 @@ describe('read models: the ledger\'s reports for a range of days', () => {
     expect(planOf(asked()[2]!).details).to.include('SEARCH ledger_postings USING INDEX ledger_postings_day_idx (<expr>=?)');
   });
 
-  it('Given daily totals, when the gateway starts again, then its migration reads no postings', async () => {
+  it('Given daily totals and decisions, when the gateway starts again, then its migration reads no postings and no payments', async () => {
     await db()
       .insertInto('ledger_daily_totals')
       .values({ merchant_id: 'm-1', currency: 'EUR', day: '2026-11-26', account: 'merchant_receivable', event_type: 'PaymentSettled', direction: 1, line_count: 1, amount: 100 })
       .execute();
+    await db()
+      .insertInto('ledger_daily_decisions')
+      .values({ merchant_id: 'm-1', currency: 'EUR', day: '2026-11-26', kind: 'sale', outcome: 'approved', payment_count: 1 })
+      .execute();
     asked().length = 0;
     await migrateLedger(db());
 
-    expect(asked().map((q) => q.sql).filter((text) => /\bfrom "?ledger_postings\b/i.test(text))).to.deep.equal([]);
+    expect(asked().map((q) => q.sql).filter((text) => /\bfrom "?ledger_(postings|payments)\b/i.test(text))).to.deep.equal([]);
   });
 });

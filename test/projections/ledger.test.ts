@@ -340,6 +340,53 @@ forEachDialect('ledger projection', (fixture) => {
       expect(await ledgerBalances(fixture().db)).to.deep.equal(balancesNow);
     });
 
+    const decisions = () =>
+      fixture()
+        .db.selectFrom('ledger_daily_decisions')
+        .selectAll()
+        .orderBy('merchant_id')
+        .orderBy('currency')
+        .orderBy('day')
+        .orderBy('kind')
+        .orderBy('outcome')
+        .execute();
+
+    it('ledger_daily_decisions: each payment counted once, on the day it was approved or declined, by kind and outcome', async function () {
+      await givenKnownActivity();
+      // Waiting for the payer, then declined in a later batch: counted when declined, on that day.
+      const g = sale(500, { merchantId: 'm-b', currency: 'JPY', initiatedAt: at(DAY2, '20:00:00.000') });
+      await given([g, threeDSChallengeRequired(g.data.paymentId)]);
+      const waiting = (await decisions()).map((r) => [r.merchant_id, r.day, r.kind, r.outcome, Number(r.payment_count)]);
+      await appendPaymentEvents(fixture().store, g.data.paymentId, [paymentDeclined(g.data.paymentId, { stage: '3ds', declinedAt: at(DAY2, '20:15:00.000') })]);
+      await catchUp();
+
+      const rows = (await decisions()).map((r) => [r.merchant_id, r.currency, r.day, r.kind, r.outcome, Number(r.payment_count)]);
+      expect(rows).to.deep.equal([
+        ['m-a', 'EUR', DAY1, 'sale', 'approved', 2],
+        ['m-a', 'EUR', DAY1, 'sale', 'declined', 1],
+        // Authorized just after midnight, captured later the same day: one approval.
+        ['m-a', 'EUR', DAY2, 'authorization', 'approved', 1],
+        ['m-a', 'EUR', DAY2, 'sale', 'declined', 1],
+        ['m-b', 'JPY', DAY2, 'sale', 'approved', 1],
+        ['m-b', 'JPY', DAY2, 'sale', 'declined', 1],
+      ]);
+      expect(waiting.filter((r) => r[0] === 'm-b' && r[3] === 'declined')).to.deep.equal([]);
+    });
+
+    it('fills the daily decisions of a ledger written without them from its payments, once', async function () {
+      await givenKnownActivity();
+      const kept = await decisions();
+      const daily = await fixture().db.selectFrom('v_approval_rate_daily').selectAll().orderBy('merchant_id').orderBy('day').execute();
+      // What the previous release leaves: payments, and no decisions.
+      await fixture().db.deleteFrom('ledger_daily_decisions').execute();
+
+      await migrateLedger(fixture().db);
+      await migrateLedger(fixture().db);
+
+      expect(await decisions()).to.deep.equal(kept);
+      expect(await fixture().db.selectFrom('v_approval_rate_daily').selectAll().orderBy('merchant_id').orderBy('day').execute()).to.deep.equal(daily);
+    });
+
     it('v_daily_volume: settled, refunded and voided counts and sums per merchant, currency and UTC day', async function () {
       await givenKnownActivity();
       const rows = await fixture().db.selectFrom('v_daily_volume').selectAll().orderBy('merchant_id').orderBy('day').execute();

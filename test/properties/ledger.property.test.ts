@@ -9,7 +9,8 @@
  *   1. every merchant's ledger sums to zero in every currency, and so does every posting set, and
  *      the balances (read from the daily totals) are the postings summed, now and as of any time;
  *   2. every payment's ledger balances are what its folded state says it holds and owes;
- *   3. the analyst views count what the folded states say;
+ *   3. the analyst views count what the folded states say, and the approvals of each day are the
+ *      payments decided that day;
  *   4. `projections verify` finds no difference between the read models and a replay;
  *   5. every payout balance, once fed, was never negative and agrees with the ledger: what it
  *      received from sales minus what it paid out is the ledger's merchant_receivable.
@@ -435,6 +436,25 @@ async function checkInvariants(world: World): Promise<void> {
     expect(days.reduce((sum, d) => sum + d.payout_count, 0), `payouts of ${key}`).to.equal(e.payouts);
     expect(days.reduce((sum, d) => sum + d.paid_out_amount, 0), `paid out of ${key}`).to.equal(e.paidOut);
   }
+
+  // 3b. Per day: the approvals of each day are the payments decided that day.
+  const decidedPerDay = new Map<string, number[]>();
+  const decided = await db
+    .selectFrom('ledger_payments')
+    .select(['merchant_id', 'currency', 'decided_at', 'outcome'])
+    .where('outcome', 'in', ['approved', 'declined'])
+    .where('kind', '<>', 'credit')
+    .execute();
+  for (const p of decided) {
+    const key = `${p.merchant_id} ${p.currency} ${p.decided_at!.slice(0, 10)}`;
+    const counts = decidedPerDay.get(key) ?? [0, 0];
+    counts[p.outcome === 'approved' ? 0 : 1]! += 1;
+    decidedPerDay.set(key, counts);
+  }
+  const daily = await db.selectFrom('v_approval_rate_daily').selectAll().execute();
+  expect(new Map(daily.map((d) => [`${d.merchant_id} ${d.currency} ${d.day}`, [Number(d.approved_count), Number(d.declined_count)]])), 'approvals per day').to.deep.equal(
+    decidedPerDay,
+  );
 
   // 5. Payout balances: never negative, event by event, and in step with the ledger once fed.
   await world.payouts.feedBalances();
