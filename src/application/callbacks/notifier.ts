@@ -130,6 +130,8 @@ export class Notifier {
   private readonly sending = new Set<string>();
   private readonly queue: Array<{ deliveryId: string; known: { state: DeliveryState; version: bigint } }> = [];
   private inFlight = 0;
+  /** Schedulings not recorded yet: what the log's back-pressure counts (sends waiting for a slot or a turn do not). */
+  private unscheduled = 0;
   /** Times (ms) of timed-out attempts per URL, this process's and those read from the read model. */
   private readonly timeouts = new Map<string, number[]>();
   private polling: Promise<number> | null = null;
@@ -303,11 +305,13 @@ export class Notifier {
     const turn = this.takeTurn(String(stored.data.paymentId));
     const requestId = stored.metadata.correlationId;
     const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () => {
+      this.unscheduled++;
       const scheduled = this.track(
         this.retrying('scheduling', async () => {
           const after = folded ?? (await this.foldFromStream(stored));
           return after.exists ? await this.schedule(stored, event, after) : null;
         }).then((outcome) => {
+          this.unscheduled--;
           if (!outcome.ok) return null;
           entry.done = true;
           return outcome.value;
@@ -325,7 +329,7 @@ export class Notifier {
       return scheduled;
     });
     // Back-pressure: the log must not run away from the appends it causes (nor from an outage).
-    if (this.work.size > 2_000) await scheduling;
+    if (this.unscheduled > 2_000) await scheduling;
   }
 
   /**
