@@ -42,6 +42,7 @@ import type { Logger } from '../ports/logger';
 import { withoutLogFields, type WithLogFields } from '../ports/log-context';
 import { callbackDecider } from '../../domain/callback-delivery/decider';
 import { deliveryIdFor } from './delivery-id';
+import { PaymentTurns, type Turn } from './payment-turns';
 
 export const CALLBACK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
@@ -136,8 +137,7 @@ export class Notifier {
   private readonly timeouts = new Map<string, number[]>();
   private polling: Promise<number> | null = null;
   private readonly finishWaiters = new Map<string, Array<() => void>>();
-  /** Per payment, the end of its latest callback's first attempt: the next one's turn. */
-  private readonly paymentTurns = new Map<string, Promise<void>>();
+  private readonly turns = new PaymentTurns();
   private readonly merchantCache = new Map<string, { account: MerchantAccount | undefined; at: number }>();
   private readonly leaseMs: number;
 
@@ -302,7 +302,7 @@ export class Notifier {
     this.pending.push(entry);
     this.lastSeen = stored.position;
     const folded = this.foldCached(stored, event);
-    const turn = this.takeTurn(String(stored.data.paymentId));
+    const turn = this.turns.take(String(stored.data.paymentId));
     const requestId = stored.metadata.correlationId;
     const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () => {
       this.unscheduled++;
@@ -312,19 +312,11 @@ export class Notifier {
           return after.exists ? await this.schedule(stored, event, after) : null;
         }).then((outcome) => {
           this.unscheduled--;
-          if (!outcome.ok) return null;
-          entry.done = true;
-          return outcome.value;
+          if (outcome.ok) entry.done = true;
+          // The send waits for its turn apart from the scheduling, so the checkpoint does not.
+          if (outcome.ok && outcome.value) this.sendInTurn(turn, outcome.value);
+          else this.turns.finish(turn);
         }),
-      );
-      // The send waits for its turn apart from the scheduling, so the checkpoint does not.
-      this.track(
-        scheduled
-          .then(async (claimed) => {
-            await turn.ready;
-            if (claimed && this.running) await this.sendClaimed(claimed.deliveryId, claimed.known);
-          })
-          .finally(turn.done),
       );
       return scheduled;
     });
@@ -419,27 +411,18 @@ export class Notifier {
   }
 
   /**
-   * This payment event's place in its payment's line of callbacks: `ready` when the callbacks of its
-   * earlier events have had their first answers, `done` to call when its own has (or it has none).
+   * Sends a delivery whose first attempt is claimed once the payment's earlier callbacks have had
+   * their answers, and ends its turn when its own attempt's outcome is recorded (or given up).
    */
-  private takeTurn(paymentId: string): { ready: Promise<void>; done: () => void } {
-    const ready = this.paymentTurns.get(paymentId) ?? Promise.resolve();
-    let done!: () => void;
-    const own = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const tail: Promise<void> = Promise.all([ready, own]).then(() => {
-      if (this.paymentTurns.get(paymentId) === tail) this.paymentTurns.delete(paymentId);
-    });
-    this.paymentTurns.set(paymentId, tail);
-    return { ready, done };
-  }
-
-  /** Sends a delivery whose attempt is claimed, resolving when the attempt's outcome is recorded (or given up). */
-  private sendClaimed(deliveryId: string, known: { state: DeliveryState; version: bigint }): Promise<void> {
-    const finished = this.whenFinished(deliveryId);
-    this.enqueue(deliveryId, known);
-    return finished;
+  private sendInTurn(turn: Turn, { deliveryId, known }: Claimed): void {
+    const send = (): void => {
+      if (!this.running) return this.turns.finish(turn);
+      this.onFinished(deliveryId, () => this.turns.finish(turn));
+      this.enqueue(deliveryId, known);
+    };
+    const wait = this.turns.whenReady(turn);
+    if (wait) this.track(wait.then(send));
+    else send();
   }
 
   /**
@@ -504,7 +487,7 @@ export class Notifier {
    */
   async sendIfDue(deliveryId: string): Promise<boolean> {
     if (this.sending.has(deliveryId)) return false;
-    const finished = this.whenFinished(deliveryId);
+    const finished = new Promise<void>((resolve) => this.onFinished(deliveryId, resolve));
     if (!(await this.claim(deliveryId))) {
       this.releaseWaiters(deliveryId);
       return false;
@@ -513,12 +496,10 @@ export class Notifier {
     return true;
   }
 
-  private whenFinished(deliveryId: string): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const list = this.finishWaiters.get(deliveryId) ?? [];
-      list.push(resolve);
-      this.finishWaiters.set(deliveryId, list);
-    });
+  private onFinished(deliveryId: string, then: () => void): void {
+    const list = this.finishWaiters.get(deliveryId) ?? [];
+    list.push(then);
+    this.finishWaiters.set(deliveryId, list);
   }
 
   private releaseWaiters(deliveryId: string): void {
