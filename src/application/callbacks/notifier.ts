@@ -306,7 +306,7 @@ export class Notifier {
     const requestId = stored.metadata.correlationId;
     const scheduling = (this.deps.withLogFields ?? withoutLogFields)(typeof requestId === 'string' ? { requestId } : {}, () => {
       this.unscheduled++;
-      const scheduled = this.track(
+      return this.track(
         this.retrying('scheduling', async () => {
           const after = folded ?? (await this.foldFromStream(stored));
           return after.exists ? await this.schedule(stored, event, after) : null;
@@ -318,7 +318,6 @@ export class Notifier {
           else this.turns.finish(turn);
         }),
       );
-      return scheduled;
     });
     // Back-pressure: the log must not run away from the appends it causes (nor from an outage).
     if (this.unscheduled > 2_000) await scheduling;
