@@ -4,7 +4,7 @@
  * of a payment's next callback waits until the one before it has had its answer.
  */
 import { expect } from 'chai';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { buildGateway, type Gateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { callbackStreamId } from '../../src/domain/callback-delivery/events';
 import { paymentStreamId } from '../../src/domain/payment/events';
+import { directSale } from '../support/direct-sale';
 import { TestClock } from '../support/gateway-harness';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -70,26 +71,11 @@ describe('notifier: one payment’s callbacks in order', function () {
     });
     const merchant = await g.merchants.register({ name: 'Routed shop', connectors: ['sandbox-b', 'sandbox'], notificationUrl: 'https://shop.example/callbacks' });
     await notifier.start();
-    const result = await g.payments.sale({
-      merchantId: merchant.merchant_id,
-      kind: 'sale',
+    const result = await directSale(g, merchant.merchant_id, {
       connectors: ['sandbox-b', 'sandbox'],
-      orderId: `ordered-${randomUUID()}`,
-      orderDescription: 'Cascaded sale',
-      currency: 'EUR',
-      amount: 1250,
-      amountText: '12.50',
       // sandbox-b declines 04/2038 softly, and the sandbox settles it.
       card: { kind: 'number', number: '4111111111111111', expMonth: '04', expYear: '2038', cvv: '123' },
-      payer: { email: 'doe@example.com' },
-      termUrl3ds: null,
-      notificationUrl: null,
-      customData: null,
-      parameters: null,
-      recurringInit: false,
-      storeCard: false,
-      correlationId: randomUUID(),
-    } as Parameters<Gateway['payments']['sale']>[0]);
+    });
     expect(result.payment.status).to.equal('SETTLED');
     const events = await g.store.readStream(paymentStreamId(result.payment.paymentId));
     expect(events.map((e) => e.type)).to.deep.equal(['PaymentInitiated', 'PaymentCascaded', 'PaymentSettled']);
