@@ -49,8 +49,8 @@ export interface UpsertSpec<DB, T extends keyof DB & string> {
   /** Columns an existing row takes from the new one; none: an existing row stays as it is. */
   update: readonly (keyof DB[T] & string)[];
   /**
-   * Columns to which an existing row adds the new row's value (running totals). Give each key once
-   * per call: a key given twice is added twice on SQLite and refused by PostgreSQL.
+   * Columns to which an existing row adds the new row's value (running totals). Rows of one key in
+   * one call are summed into one first (PostgreSQL refuses a statement that touches a row twice).
    */
   add?: readonly (keyof DB[T] & string)[];
 }
@@ -66,6 +66,18 @@ function addExcluded<C extends string>(table: string, columns: readonly C[]): Re
   return set;
 }
 
+/** Rows of one key summed into one over the `add` columns (the other columns are the first row's). */
+function summedByKey<Row>(rows: readonly Row[], key: readonly string[], add: readonly string[]): Row[] {
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const row of rows as readonly Record<string, unknown>[]) {
+    const id = key.map((column) => String(row[column])).join('\u0000');
+    const sum = byKey.get(id);
+    if (!sum) byKey.set(id, { ...row });
+    else for (const column of add) sum[column] = Number(sum[column]) + Number(row[column]);
+  }
+  return [...byKey.values()] as Row[];
+}
+
 /** Statements by the text of their one-row form (which names the tables as plugins rewrote them). */
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 64;
@@ -76,6 +88,7 @@ export async function upsertRows<DB, T extends keyof DB & string>(
   rows: readonly Insertable<DB[T]>[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  if (spec.add?.length) rows = summedByKey(rows, spec.key, spec.add);
   const builder = (part: readonly Insertable<DB[T]>[]) => {
     // The builder's types cannot follow a table chosen at run time; the spec ties rows to it.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any

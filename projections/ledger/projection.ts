@@ -17,8 +17,8 @@ import type { LedgerDailyDecisionsTable, LedgerDailyTotalsTable, LedgerPaymentsT
 
 type PostingRow = Insertable<LedgerPostingsTable>;
 type PaymentRow = Insertable<LedgerPaymentsTable>;
-type TotalsRow = Insertable<LedgerDailyTotalsTable> & { line_count: number; amount: number };
-type DecisionsRow = Insertable<LedgerDailyDecisionsTable> & { payment_count: number };
+type TotalsRow = Insertable<LedgerDailyTotalsTable>;
+type DecisionsRow = Insertable<LedgerDailyDecisionsTable>;
 
 const PAYMENT_UPDATABLE_COLUMNS = ['outcome', 'decided_at', 'held_amount'] as const satisfies readonly (keyof LedgerPaymentsTable)[];
 
@@ -117,7 +117,7 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
 
   const changed = new Set<string>();
   const postings: PostingRow[] = [];
-  const decisions = new Map<string, DecisionsRow>();
+  const decisions: DecisionsRow[] = [];
   for (const stored of relevant) {
     const event = asPaymentEvent(stored);
     const id = event.data.paymentId;
@@ -128,7 +128,7 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
       payments.set(id, payment);
       changed.add(id);
       // The rules decide a payment once: from pending (or nothing yet) to approved or declined.
-      if (payment.outcome !== 'pending' && (before?.outcome ?? 'pending') === 'pending') countDecision(decisions, payment);
+      if (payment.outcome !== 'pending' && (before?.outcome ?? 'pending') === 'pending') decisions.push(decisionRowOf(payment));
     }
     const operationId = 'operationId' in event.data ? event.data.operationId : null;
     lines.forEach((line, index) => {
@@ -155,16 +155,14 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
   );
   await upsertRows(trx, POSTING_UPSERT, postings);
   await addToDailyTotals(trx, postings);
-  // One row per key, as for the totals; each decision is counted once, behind the checkpoint's compare-and-set.
-  await upsertRows(trx, DECISIONS_UPSERT, [...decisions.values()]);
+  // Each decision is counted once, behind the checkpoint's compare-and-set.
+  await upsertRows(trx, DECISIONS_UPSERT, decisions);
 }
 
-function countDecision(decisions: Map<string, DecisionsRow>, payment: LedgerPayment): void {
+/** A decided payment as one payment of its day's decisions; the upsert adds it to the day's count. */
+function decisionRowOf(payment: LedgerPayment): DecisionsRow {
   const day = payment.decidedAt!.slice(0, 10);
-  const key = `${payment.merchantId}\u0000${payment.currency}\u0000${day}\u0000${payment.kind}\u0000${payment.outcome}`;
-  const row = decisions.get(key);
-  if (row) row.payment_count += 1;
-  else decisions.set(key, { merchant_id: payment.merchantId, currency: payment.currency, day, kind: payment.kind, outcome: payment.outcome, payment_count: 1 });
+  return { merchant_id: payment.merchantId, currency: payment.currency, day, kind: payment.kind, outcome: payment.outcome, payment_count: 1 };
 }
 
 /**
@@ -172,34 +170,20 @@ function countDecision(decisions: Map<string, DecisionsRow>, payment: LedgerPaym
  * written in the transaction that moves the checkpoint past it), so adding never counts one twice.
  */
 async function addToDailyTotals(trx: Transaction<LedgerTables>, postings: readonly PostingRow[]): Promise<void> {
-  // One row per key, so no statement touches a row twice (PostgreSQL refuses that).
-  await upsertRows(trx, TOTALS_UPSERT, dailyTotalsOf(postings));
+  await upsertRows(trx, TOTALS_UPSERT, postings.map(totalsRowOf));
 }
 
-/** Postings summed per merchant, currency, UTC day, account, event type and sign: one row per key. */
-export function dailyTotalsOf(postings: readonly PostingRow[]): TotalsRow[] {
-  const totals = new Map<string, TotalsRow>();
-  for (const posting of postings) {
-    const amount = Number(posting.amount);
-    const day = posting.occurred_at.slice(0, 10);
-    const direction = Math.sign(amount);
-    const key = `${posting.merchant_id}\u0000${posting.currency}\u0000${day}\u0000${posting.account}\u0000${posting.event_type}\u0000${direction}`;
-    const row = totals.get(key);
-    if (row) {
-      row.line_count += 1;
-      row.amount += amount;
-      continue;
-    }
-    totals.set(key, {
-      merchant_id: posting.merchant_id,
-      currency: posting.currency,
-      day,
-      account: posting.account,
-      event_type: posting.event_type,
-      direction,
-      line_count: 1,
-      amount,
-    });
-  }
-  return [...totals.values()];
+/** A posting as one line of its day's totals (per account, event type and sign); the upsert sums them. */
+export function totalsRowOf(posting: PostingRow): TotalsRow {
+  const amount = Number(posting.amount);
+  return {
+    merchant_id: posting.merchant_id,
+    currency: posting.currency,
+    day: posting.occurred_at.slice(0, 10),
+    account: posting.account,
+    event_type: posting.event_type,
+    direction: Math.sign(amount),
+    line_count: 1,
+    amount,
+  };
 }

@@ -89,6 +89,20 @@ forEachDialect('multi-row upserts', (fixture) => {
       ]);
     });
 
+    it('sums rows of one key given in one call before adding them, over several statements', async function () {
+      const { db } = fixture();
+      await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 1, 100)]));
+      // Even, and more than one statement's rows.
+      const count = 2 * (Math.floor(rowsPerStatement(TOTALS_UPSERT.columns.length) / 2) + 5);
+      const lines = Array.from({ length: count }, (_, i) => total(i % 2 ? '2024-05-01' : '2024-05-02', 1, 10));
+      await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, lines));
+      const stored = await db.selectFrom('ledger_daily_totals').select(['day', 'line_count', 'amount']).orderBy('day').execute();
+      expect(stored.map((r) => [r.day, Number(r.line_count), Number(r.amount)])).to.deep.equal([
+        ['2024-05-01', 1 + count / 2, 100 + 5 * count],
+        ['2024-05-02', count / 2, 5 * count],
+      ]);
+    });
+
     it('adds to the scratch copy\'s row, not the live one, in a rebuild', async function () {
       const { db } = fixture();
       await db.transaction().execute((trx) => upsertRows(trx, TOTALS_UPSERT, [total('2024-05-01', 5, 5000)]));

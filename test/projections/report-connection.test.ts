@@ -12,7 +12,7 @@ import { createReadModelDb, createReportDb, migrateReadModels } from '../../proj
 import type { ReadModelDatabase } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
 import { upsertRows } from '../../projections/bulk-upsert';
-import { TOTALS_UPSERT, dailyTotalsOf } from '../../projections/ledger/projection';
+import { TOTALS_UPSERT, totalsRowOf } from '../../projections/ledger/projection';
 import type { LedgerPostingsTable } from '../../projections/ledger/tables';
 import { scoped } from '../../projections/database-schema';
 import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
@@ -24,7 +24,7 @@ const slowQuery = sql<{ n: number }>`with recursive c(x) as (select 1 union all 
 async function writePostings(db: Kysely<ReadModelDatabase>, postings: Insertable<LedgerPostingsTable>[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('ledger_postings').values(postings as never).execute();
-    await upsertRows(trx, TOTALS_UPSERT, dailyTotalsOf(postings));
+    await upsertRows(trx, TOTALS_UPSERT, postings.map(totalsRowOf));
   });
 }
 
