@@ -94,10 +94,16 @@ const MERCHANT_CACHE_MS = 1_000;
 /** Eight of these (BUSY_SAVES_BEFORE_WAITING, checkpoint-saves.ts): two seconds of saves that may give up before one waits. */
 const CHECKPOINT_EVERY_MS = 250;
 
-/** A delivery recorded with its first attempt claimed, to be sent by the notifier that recorded it. */
+/** A delivery's state as this notifier last appended it, so a send needs no read. */
+interface KnownDelivery {
+  state: DeliveryState;
+  version: bigint;
+}
+
+/** A delivery whose attempt is claimed, to be sent by the notifier that claimed it. */
 interface Claimed {
   deliveryId: string;
-  known: { state: DeliveryState; version: bigint };
+  known: KnownDelivery;
 }
 
 interface Pending {
@@ -129,7 +135,7 @@ export class Notifier {
 
   /** Deliveries this notifier is sending right now, and those waiting for a free slot. */
   private readonly sending = new Set<string>();
-  private readonly queue: Array<{ deliveryId: string; known: { state: DeliveryState; version: bigint } }> = [];
+  private readonly queue: Claimed[] = [];
   private inFlight = 0;
   /** Schedulings not recorded yet: what the log's back-pressure counts (sends waiting for a slot or a turn do not). */
   private unscheduled = 0;
@@ -526,13 +532,13 @@ export class Notifier {
     }
   }
 
-  private enqueue(deliveryId: string, known: { state: DeliveryState; version: bigint }): void {
+  private enqueue(deliveryId: string, known: KnownDelivery): void {
     this.sending.add(deliveryId);
     if (this.inFlight < this.deps.settings.maxInFlight) this.track(this.deliver(deliveryId, known));
     else this.queue.push({ deliveryId, known });
   }
 
-  private async deliver(deliveryId: string, known: { state: DeliveryState; version: bigint }): Promise<void> {
+  private async deliver(deliveryId: string, known: KnownDelivery): Promise<void> {
     this.inFlight++;
     try {
       const delivery = known.state as ExistingDelivery;
