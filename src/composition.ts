@@ -480,7 +480,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     trustProxy: config.trustProxy,
     adminToken,
     authThrottle,
-    withLogFields,
     metrics,
     routes: [
       (router) =>

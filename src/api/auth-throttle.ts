@@ -43,7 +43,7 @@ export async function countingHashFailures<T>(ctx: Koa.Context, throttle: AuthTh
   try {
     result = await run();
   } catch (error) {
-    if (isHashFailure(error)) throttle?.failed(ctx.ip, subject);
+    if (isHashFailure(error)) throttle?.failed(ctx.ip, subject, ctx.state.requestId);
     throw error;
   }
   throttle?.succeeded(ctx.ip, subject);

@@ -25,20 +25,20 @@ for (const [what, call] of [
     it('Given the connector answers, Then its answer as it is', async () => {
       const { deps, errors } = depsWith({ acquirer });
       const answer = { outcome: 'declined', reason: 'Do not honour' } as never;
-      expect(await call(deps, 'acquirer', async () => answer)).to.equal(answer);
+      expect(await call(deps, 'acquirer', 'req-1', async () => answer)).to.equal(answer);
       expect(errors).to.deep.equal([]);
     });
 
-    it('Given a connector this deployment does not have, Then unknown, and the operator is told which', async () => {
+    it('Given a connector this deployment does not have, Then unknown, and the operator is told which, and for which request', async () => {
       const { deps, errors } = depsWith({ acquirer });
-      expect(await call(deps, 'removed', async () => ({ outcome: 'declined' }) as never)).to.deep.equal({ outcome: 'unknown', detail: 'connector removed is not configured' });
-      expect(errors).to.deep.equal([['payment of a connector this deployment does not have', { connector: 'removed' }]]);
+      expect(await call(deps, 'removed', 'req-1', async () => ({ outcome: 'declined' }) as never)).to.deep.equal({ outcome: 'unknown', detail: 'connector removed is not configured' });
+      expect(errors).to.deep.equal([['payment of a connector this deployment does not have', { requestId: 'req-1', connector: 'removed' }]]);
     });
 
-    it('Given a call that throws, Then unknown, and the error is logged', async () => {
+    it('Given a call that throws, Then unknown, and the error is logged with the request it broke', async () => {
       const { deps, errors } = depsWith({ acquirer });
-      expect(await call(deps, 'acquirer', async () => { throw new Error('socket hang up'); })).to.deep.equal({ outcome: 'unknown', detail: 'connector call failed' });
-      expect(errors).to.deep.equal([['connector call failed', { connector: 'acquirer', error: 'socket hang up' }]]);
+      expect(await call(deps, 'acquirer', 'req-1', async () => { throw new Error('socket hang up'); })).to.deep.equal({ outcome: 'unknown', detail: 'connector call failed' });
+      expect(errors).to.deep.equal([['connector call failed', { requestId: 'req-1', connector: 'acquirer', error: 'socket hang up' }]]);
     });
   });
 }

@@ -44,7 +44,7 @@ export function assertAdminToken(ctx: Koa.Context, token: string | undefined, th
     return;
   }
   // A request without credentials guesses nothing (a monitor, a curious browser): only a presented token counts.
-  if (ctx.get('Authorization') !== '') throttle?.failed(ctx.ip, ADMIN_SUBJECT);
+  if (ctx.get('Authorization') !== '') throttle?.failed(ctx.ip, ADMIN_SUBJECT, ctx.state.requestId);
   ctx.set('WWW-Authenticate', 'Bearer realm="admin"');
   throw errors.adminTokenInvalid();
 }

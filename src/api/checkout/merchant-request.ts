@@ -46,7 +46,7 @@ export async function checkoutRequest(
   const merchant = await merchants.byMerchantKey(merchantKey);
   admitOrRefuse(ctx, throttle, merchant ? merchantSubject(merchant) : null);
   if (!merchant) {
-    throttle?.failed(ctx.ip, null);
+    throttle?.failed(ctx.ip, null, ctx.state.requestId);
     throw errors.invalid([errors.field('merchant_key', 'Merchant not found.')]);
   }
   if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();

@@ -66,7 +66,7 @@ export function cardDataHandler(deps: {
     }
     const { token, number, expiry, cvv } = body as Record<'token' | 'number' | 'expiry' | 'cvv', string>;
     const answer = await deps.checkout.holdCardData(token, { number, ...expiryParts(expiry), cvv });
-    if (!answer.held && answer.refusal === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+    if (!answer.held && answer.refusal === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT, ctx.state.requestId);
     else deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
     ctx.body = answerOf(answer);
   };

@@ -160,7 +160,7 @@ export function processingHandler(
       deps.throttle?.succeeded(ctx.ip, SESSION_TOKEN_SUBJECT);
     } catch (error) {
       if (!(error instanceof HostedFieldsError)) throw error;
-      if (error.refusal.problem === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT);
+      if (error.refusal.problem === 'invalid_token') deps.throttle?.failed(ctx.ip, SESSION_TOKEN_SUBJECT, ctx.state.requestId);
       const { field, message } = hostedFieldsRefusalText(error.refusal);
       throw errors.invalid([errors.field(field, message)]);
     }

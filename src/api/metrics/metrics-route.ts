@@ -42,7 +42,7 @@ export function registerMetricsRoute(router: Router, deps: MetricsRouteDeps): vo
     let authorized = false;
     for (const token of deps.tokens) authorized = adminAuthorized(authorization, token) || authorized;
     if (!authorized) {
-      if (authorization !== '') deps.throttle?.failed(ctx.ip, SUBJECT);
+      if (authorization !== '') deps.throttle?.failed(ctx.ip, SUBJECT, ctx.state.requestId);
       ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new ApiError(401, 401, 'Metrics token is missing or not valid.');
     }

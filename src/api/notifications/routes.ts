@@ -31,7 +31,7 @@ export function registerNotificationRoutes(router: Router, deps: NotificationRou
     if (!raw) throw notVerified();
     const result = await deps.payments.acceptNotification(connector, raw, ctx.state.requestId);
     if (result.kind === 'not_verified') {
-      deps.throttle?.failed(ctx.ip, null);
+      deps.throttle?.failed(ctx.ip, null, ctx.state.requestId);
       throw notVerified();
     }
     // Verified: the provider is answered 200 whatever it changed, so it stops sending it.

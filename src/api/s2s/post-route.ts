@@ -45,7 +45,7 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     // Before anything about the merchant is answered: a locked client learns nothing more.
     admitOrRefuse(ctx, deps.throttle, subject);
     if (!merchant || !subject) {
-      deps.throttle?.failed(ctx.ip, null);
+      deps.throttle?.failed(ctx.ip, null, ctx.state.requestId);
       throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
     }
     if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();

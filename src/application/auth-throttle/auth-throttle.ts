@@ -94,12 +94,16 @@ export class AuthThrottle {
     return refusal;
   }
 
-  /** A secret that did not match (`subject` known), or a key that names nobody (`subject` null). */
-  failed(ip: string, subject: AuthSubject | null): void {
+  /**
+   * A secret that did not match (`subject` known), or a key that names nobody (`subject` null);
+   * `requestId` names the request in the lines of the locks it sets.
+   */
+  failed(ip: string, subject: AuthSubject | null, requestId?: string): void {
     if (!this.enabled) return;
     const now = this.now();
     const address = part(ip);
-    const fields = { ip: address, subject: subject ? subjectName(subject) : 'unknown key', windowMs: this.settings.windowMs };
+    const request = requestId === undefined ? {} : { requestId };
+    const fields = { ...request, ip: address, subject: subject ? subjectName(subject) : 'unknown key', windowMs: this.settings.windowMs };
     if (subject) {
       if (this.bySubjectIp?.fail(`${subjectName(subject)}|${address}`, now)) {
         this.deps.logger.warn('failed authentications locked a subject for one address', { ...fields, limit: this.settings.subjectIpLimit });
@@ -107,6 +111,7 @@ export class AuthThrottle {
       if (subject.kind === 'merchant' && this.bySubject?.fail(subjectName(subject), now)) {
         // Many addresses guessing one merchant's secret: an attack worth waking someone for.
         this.deps.logger.error('failed authentications from many addresses locked a merchant to its proven addresses', {
+          ...request,
           subject: fields.subject,
           limit: this.settings.subjectLimit,
           windowMs: this.settings.windowMs,

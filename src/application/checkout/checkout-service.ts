@@ -433,6 +433,7 @@ export class CheckoutService {
         recurringInit: session.recurringInit,
         // The payment records the wallet as its method in either flow (checkout_payment_method).
         method: {},
+        correlationId,
       });
     } catch (error) {
       if (error instanceof WalletTokenRefused || error instanceof WalletNotConfigured || error instanceof WalletTokenMalformed) {

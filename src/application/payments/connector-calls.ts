@@ -17,22 +17,25 @@ export function payerReturnUrl(baseUrl: string, paymentId: string): string {
 
 /**
  * Runs `call` on the payment's connector; a connector this deployment lacks, or a call that throws,
- * is an `unknown` outcome (the one shape both first calls and follow-ups take for it).
+ * is an `unknown` outcome (the one shape both first calls and follow-ups take for it). The
+ * operator's line names the work's correlation id as its `requestId`: the request's id, or the
+ * gateway's own for work it started (docs/operations.md#logs).
  */
 async function guardedCall<T>(
   deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
   name: string,
+  correlationId: string,
   call: (connector: Connector) => Promise<T>,
 ): Promise<T | { outcome: 'unknown'; detail: string }> {
   const connector = deps.connectors.get(name);
   if (!connector) {
-    deps.logger.error('payment of a connector this deployment does not have', { connector: name });
+    deps.logger.error('payment of a connector this deployment does not have', { requestId: correlationId, connector: name });
     return { outcome: 'unknown', detail: `connector ${name} is not configured` };
   }
   try {
     return await call(connector);
   } catch (error) {
-    deps.logger.error('connector call failed', { connector: name, error: String((error as Error)?.message ?? error) });
+    deps.logger.error('connector call failed', { requestId: correlationId, connector: name, error: String((error as Error)?.message ?? error) });
     return { outcome: 'unknown', detail: 'connector call failed' };
   }
 }
@@ -40,17 +43,19 @@ async function guardedCall<T>(
 export function callConnector(
   deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
   name: string,
+  correlationId: string,
   call: (connector: Connector) => Promise<ConnectorOutcome>,
 ): Promise<ConnectorOutcome> {
-  return guardedCall(deps, name, call);
+  return guardedCall(deps, name, correlationId, call);
 }
 
 export function callFollowUp(
   deps: Pick<PaymentDeps, 'connectors' | 'logger'>,
   name: string,
+  correlationId: string,
   call: (connector: Connector) => Promise<FollowUpOutcome>,
 ): Promise<FollowUpResult> {
-  return guardedCall(deps, name, call);
+  return guardedCall(deps, name, correlationId, call);
 }
 
 function withQuery(url: string, params: Record<string, string>): string {

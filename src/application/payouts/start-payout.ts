@@ -139,7 +139,7 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
     returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
   };
   for (;;) {
-    const result = refusal ?? toAuthorizationResult(await callConnector(deps, connectorOf(existing(state)), (connector) => connector.payout(ask)));
+    const result = refusal ?? toAuthorizationResult(await callConnector(deps, connectorOf(existing(state)), request.correlationId, (connector) => connector.payout(ask)));
     const recorded = await stream.handle(
       paymentId,
       { type: 'RecordAuthorization', data: { result, now: clock.now().toISOString() } },

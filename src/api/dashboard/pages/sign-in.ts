@@ -57,7 +57,7 @@ export function registerSignIn(router: Router, guard: Guard, deps: { adminToken:
     }
     const token = formText(form, 'token') ?? '';
     if (!adminAuthorized(`Bearer ${token}`, deps.adminToken)) {
-      if (token !== '') deps.throttle?.failed(ctx.ip, ADMIN);
+      if (token !== '') deps.throttle?.failed(ctx.ip, ADMIN, ctx.state.requestId);
       return signInPage(ctx, guard, next, { kind: 'error', text: 'That is not the admin token.' }, 401);
     }
     deps.throttle?.succeeded(ctx.ip, ADMIN);

@@ -52,7 +52,7 @@ export async function capture(deps: PaymentDeps, merchantId: string, paymentId: 
     data: { operationId, amount: amount?.minor, amountText: amount?.text, now: now(deps) },
   });
   const s = existing(requested.state);
-  const outcome = await callFollowUp(deps, connectorOf(s), (c) => c.capture(followUpOf(s, operationId)));
+  const outcome = await callFollowUp(deps, connectorOf(s), correlationId, (c) => c.capture(followUpOf(s, operationId)));
   const recorded = await command(deps, merchantId, paymentId, correlationId, { type: 'RecordCapture', data: { operationId, result: outcome, now: now(deps) } }, requested);
   return { payment: existing(recorded.state), operationId, outcome, amountText: s.pendingOperation!.amountText };
 }
@@ -61,7 +61,7 @@ export async function voidPayment(deps: PaymentDeps, merchantId: string, payment
   const operationId = newId();
   const requested = await command(deps, merchantId, paymentId, correlationId, { type: 'RequestVoid', data: { operationId, now: now(deps) } });
   const s = existing(requested.state);
-  const outcome = await callFollowUp(deps, connectorOf(s), (c) => c.void(followUpOf(s, operationId)));
+  const outcome = await callFollowUp(deps, connectorOf(s), correlationId, (c) => c.void(followUpOf(s, operationId)));
   const recorded = await command(deps, merchantId, paymentId, correlationId, { type: 'RecordVoid', data: { operationId, result: outcome, now: now(deps) } }, requested);
   return { payment: existing(recorded.state), operationId, outcome };
 }
@@ -87,7 +87,7 @@ export async function creditVoid(
   const s = existing(requested.state);
   const op = s.pendingOperation!;
   const request = followUpOf(s, operationId);
-  const outcome = await callFollowUp(deps, connectorOf(s), (c) => (op.kind === 'refund' ? c.refund(request) : c.reverse(request)));
+  const outcome = await callFollowUp(deps, connectorOf(s), correlationId, (c) => (op.kind === 'refund' ? c.refund(request) : c.reverse(request)));
   const recorded = await command(deps, merchantId, paymentId, correlationId, { type: 'RecordCreditVoid', data: { operationId, result: outcome, now: now(deps) } }, requested);
   return { payment: existing(recorded.state), operationId, kind: op.kind, outcome };
 }

@@ -27,7 +27,7 @@ export async function acceptNotification(deps: PaymentDeps, connectorName: strin
   try {
     told = await connector.parseNotification(raw);
   } catch (error) {
-    deps.logger.error('connector could not read a notification', { connector: connectorName, error: String((error as Error)?.message ?? error) });
+    deps.logger.error('connector could not read a notification', { requestId: correlationId, connector: connectorName, error: String((error as Error)?.message ?? error) });
     return { kind: 'not_verified' };
   }
   if (!told.verified) return { kind: 'not_verified' };

@@ -53,7 +53,7 @@ export async function completePayerAction(
         })
       : { verified: true, outcome: { outcome: 'unknown', detail: `connector ${connectorOf(state)} is not configured` } };
   } catch (error) {
-    deps.logger.error('connector call failed', { connector: connectorOf(state), error: String((error as Error)?.message ?? error) });
+    deps.logger.error('connector call failed', { requestId: correlationId, connector: connectorOf(state), error: String((error as Error)?.message ?? error) });
     answer = { verified: true, outcome: { outcome: 'unknown', detail: 'connector call failed' } };
   }
   if (!answer.verified) throw new DomainError('payer_return_invalid', 'This verification answer is not valid.');

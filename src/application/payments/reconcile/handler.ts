@@ -16,7 +16,7 @@ export async function reconcile(deps: PaymentDeps, paymentId: string): Promise<'
   const now = () => deps.clock.now().toISOString();
   const name = connectorOf(state);
   if (state.phase === 'initiated' || state.phase === 'outcome_unknown') {
-    const outcome = await callConnector(deps, name, (c) =>
+    const outcome = await callConnector(deps, name, metadata.correlationId, (c) =>
       c.status({
         paymentId,
         reference: state.acquirerReference ?? null,
@@ -44,7 +44,7 @@ export async function reconcile(deps: PaymentDeps, paymentId: string): Promise<'
   }
   const op = state.pendingOperation;
   if (!op) return 'nothing';
-  const result = await callFollowUp(deps, name, (c) =>
+  const result = await callFollowUp(deps, name, metadata.correlationId, (c) =>
     c.followUpStatus(op.kind, { paymentId, operationId: op.operationId, reference: state.acquirerReference ?? '', amount: op.amount, currency: state.currency }),
   );
   const data = { operationId: op.operationId, result, now: now() };

@@ -130,7 +130,7 @@ export async function startPayment(
   const stream = paymentStream(store);
   for (;;) {
     const name = connectorOf(existing(state));
-    const outcome = await callConnector(deps, name, (connector) =>
+    const outcome = await callConnector(deps, name, request.correlationId, (connector) =>
       request.kind === 'credit' ? connector.payout({ ...ask, instrument }) : connector.authorize({ ...ask, instrument }),
     );
     const recorded = await stream.handle(

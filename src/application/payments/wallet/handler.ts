@@ -46,6 +46,8 @@ export interface WalletPaymentRequest {
    * identifier and return URL. Absent (S2S CARD): the card flow records the card alone.
    */
   method?: Omit<MethodSnapshot, 'brand' | 'parameters'>;
+  /** The request's id, for the operator's lines. */
+  correlationId: string;
 }
 
 /** How a wallet token pays, ready to spread into a SALE (or a Checkout attempt's) request. */
@@ -88,7 +90,7 @@ export async function walletInstrument(deps: PaymentDeps, request: WalletPayment
         return { flow: 'card', card: { kind: 'wallet', card: opened.card, redemption: opened.redemption }, ...method, storeCard: true };
       } catch (error) {
         // Why, for the operator; never card data (the refusal's reason holds none).
-        if (error instanceof WalletTokenRefused) deps.logger.warn('wallet token refused', { merchantId, wallet, reason: error.reason });
+        if (error instanceof WalletTokenRefused) deps.logger.warn('wallet token refused', { requestId: request.correlationId, merchantId, wallet, reason: error.reason });
         throw error;
       }
     }
@@ -132,6 +134,7 @@ export async function walletSale(deps: PaymentDeps, request: WalletSaleRequest):
     amount: request.amount,
     recurringInit: request.recurringInit,
     ...(methodFields ? { method: methodFields } : {}),
+    correlationId: request.correlationId,
   });
   if (paying.flow === 'card') {
     return sale(deps, { ...rest, card: paying.card, ...(paying.method ? { method: paying.method } : {}), storeCard: true });
