@@ -26,6 +26,8 @@ export function urlencodedBody(): Koa.Middleware {
       else body[name] = [existing, value];
     }
     (ctx.request as { body?: unknown }).body = body;
+    // Said once here: the parsers and checks after this one would each ask the content type again.
+    ctx.state.bodyStyle = 'form';
     return next();
   };
 }

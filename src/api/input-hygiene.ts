@@ -127,7 +127,7 @@ export function inputHygiene(): Koa.Middleware {
     if (ctx.querystring) problems.push(...inputProblems(ctx.query, 'form'));
     const body = (ctx.request as { body?: unknown }).body;
     if (body !== undefined) {
-      const style: BodyStyle = ctx.is('application/x-www-form-urlencoded', 'multipart/form-data') ? 'form' : 'json';
+      const style: BodyStyle = ctx.state.bodyStyle ?? (ctx.is('application/x-www-form-urlencoded', 'multipart/form-data') ? 'form' : 'json');
       problems.push(...inputProblems(body, style));
     }
     if (problems.length > 0) throw errors.invalid(problems.slice(0, MAX_PROBLEMS));
