@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { EventStore, StoredEvent, Subscription } from '../src/application/ports/event-store';
 import type { ReadModelDatabase } from './database-schema';
 import type { Projection } from './projection-module';
+import { advanceCheckpoint } from './checkpoint-advance';
 
 export type { Projection };
 
@@ -375,13 +376,9 @@ export class Projector {
     await this.db.transaction().execute(async (trx) => {
       // The checkpoint is written first: on SQLite that takes the write lock before any read, so
       // the transaction cannot fail to upgrade later; everywhere it detects a concurrent writer.
-      const result = await trx
-        .updateTable('projection_checkpoints')
-        .set({ position: last.toString(), updated_at: new Date().toISOString() })
-        .where('name', '=', projection.name)
-        .where((eb) => (checkpoint === null ? eb('position', 'is', null) : eb('position', '=', checkpoint.toString())))
-        .executeTakeFirst();
-      if (result.numUpdatedRows !== 1n) throw new CheckpointConflictError(projection.name, checkpoint);
+      if (!(await advanceCheckpoint(trx, projection.name, checkpoint, last, new Date().toISOString()))) {
+        throw new CheckpointConflictError(projection.name, checkpoint);
+      }
       await projection.apply(trx, pending);
     });
   }
