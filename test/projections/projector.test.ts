@@ -144,6 +144,11 @@ forEachDialect('projector', (fixture) => {
       expect(stale.position()).to.equal(await store.headPosition());
       expect(await countRows(db, 'payments')).to.equal(1);
       expect(await countRows(db, 'transactions')).to.equal(1);
+      // Rows keyed by id would hide a batch written twice; the ledger's running totals would not.
+      const postings = await db.selectFrom('ledger_postings').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+      const totals = await db.selectFrom('ledger_daily_totals').select((eb) => eb.fn.sum<string | number>('line_count').as('n')).executeTakeFirstOrThrow();
+      expect(Number(postings.n)).to.be.greaterThan(0);
+      expect(Number(totals.n)).to.equal(Number(postings.n));
       const refund = creditVoid(idOf(sale), 'refund', 400);
       await appendPaymentEvents(store, idOf(sale), refund);
       await stale.catchUp();
