@@ -11,6 +11,7 @@
  * goes through the builder itself.
  */
 import { CompiledQuery, type Insertable, type RawBuilder, type Transaction, sql } from 'kysely';
+import { compiledOnce } from './compiled-once';
 import { rowBatchText, runsRowBatches } from './row-batches';
 
 /**
@@ -82,38 +83,6 @@ function summedByKey<Row>(rows: readonly Row[], key: readonly string[], add: rea
 const statements = new Map<string, string>();
 const MAX_STATEMENTS = 64;
 
-/**
- * The one-row form's text by connection (its adapter, one per database handle), spec and the
- * plugins in force: building and compiling it through the builder took a tenth of the live
- * projector's thread, for the same text every batch.
- */
-const oneRowTexts = new WeakMap<object, Map<object, Map<string, string>>>();
-const pluginIds = new WeakMap<object, number>();
-let nextPluginId = 0;
-/** A rebuild brings a plugin of its own; a handle seeing more than this many sets starts over. */
-const MAX_PLUGIN_SETS = 8;
-
-function oneRowText(trx: Transaction<unknown>, spec: object, compile: () => string): string {
-  const executor = trx.getExecutor();
-  let bySpec = oneRowTexts.get(executor.adapter);
-  if (!bySpec) oneRowTexts.set(executor.adapter, (bySpec = new Map()));
-  let byPlugins = bySpec.get(spec);
-  if (!byPlugins) bySpec.set(spec, (byPlugins = new Map()));
-  let plugins = '';
-  for (const plugin of executor.plugins) {
-    let id = pluginIds.get(plugin);
-    if (id === undefined) pluginIds.set(plugin, (id = nextPluginId++));
-    plugins += `${id},`;
-  }
-  let text = byPlugins.get(plugins);
-  if (text === undefined) {
-    text = compile();
-    if (byPlugins.size >= MAX_PLUGIN_SETS) byPlugins.clear();
-    byPlugins.set(plugins, text);
-  }
-  return text;
-}
-
 export async function upsertRows<DB, T extends keyof DB & string>(
   trx: Transaction<DB>,
   spec: UpsertSpec<DB, T>,
@@ -132,7 +101,7 @@ export async function upsertRows<DB, T extends keyof DB & string>(
   };
   const template = (count: number) =>
     Array.from({ length: count }, () => Object.fromEntries(spec.columns.map((c) => [c, null]))) as Insertable<DB[T]>[];
-  const oneRow = oneRowText(trx as Transaction<unknown>, spec, () => builder(template(1)).compile().sql);
+  const oneRow = compiledOnce(trx, spec, () => builder(template(1)).compile().sql);
   const batched = runsRowBatches(trx);
 
   for (const part of chunked(rows, rowsPerStatement(spec.columns.length))) {
