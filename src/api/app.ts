@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): Koa {
     ctx.set('Cache-Control', 'no-store');
     // The lines about a request's work name it themselves (ctx.state.requestId, or the correlation
     // id the application passes on): a context carried along every promise of the HTTP thread cost
-    // it about a tenth of its CPU (docs/benchmarks.md).
+    // it about 6 % of its CPU (docs/benchmarks.md).
     try {
       await next();
     } finally {
