@@ -137,7 +137,8 @@ export interface Gateway {
   checkout: CheckoutService;
   /** Apple Pay and Google Pay: tokens (the card flow's verify and decrypt) and merchant wallet settings. */
   wallets: WalletService;
-  app: Koa;
+  /** The HTTP API, built the first time it is asked for. */
+  readonly app: Koa;
   logger: Logger;
   clock: Clock;
   /** Bearer token of the `/admin` API. */
@@ -475,85 +476,89 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     notificationUrls,
     throttle: authThrottle,
   });
-  const app = createApp({
-    logger,
-    trustProxy: config.trustProxy,
-    adminToken,
-    authThrottle,
-    metrics,
-    routes: [
-      (router) =>
-        registerFrontDoor(router, {
-          environment: config.environment,
-          baseUrl: config.publicBaseUrl,
-          metrics: config.metrics.port === null
-            ? { path: '/metrics', note: 'Prometheus text format; Authorization: Bearer <METRICS_TOKEN, or the admin token while none is set>' }
-            : { path: null, note: `served on a port of their own (METRICS_PORT=${config.metrics.port}), not here` },
-        }),
-      // With METRICS_PORT the metrics have a listener of their own (server.ts) and none here.
-      (router) => {
-        if (config.metrics.port === null) {
-          registerMetricsRoute(router, { metrics, tokens: [config.metrics.token ?? adminToken], throttle: authThrottle });
-        }
-      },
-      (router, ajv) => registerS2sRoutes(router, s2sDeps(ajv)),
-      // Described from the same allowlist and schemas the S2S route validates with.
-      (router, ajv) =>
-        registerOpenApiRoutes(router, { baseUrl: config.publicBaseUrl, environment: config.environment, s2sActions: s2sActions(s2sDeps(ajv)) }),
-      (router, ajv) =>
-        registerCheckoutApiRoutes(router, {
-          merchants,
-          payments,
-          schedules,
-          checkout,
-          readModels,
-          clock,
-          environment: config.environment,
-          ajv,
-          notificationUrls,
-          throttle: authThrottle,
-        }),
-      (router) =>
-        registerCheckoutPageRoutes(router, {
-          checkout,
-          baseUrl: config.publicBaseUrl,
-          clock,
-          // The hosted page's simulated wallet sheet exists in the sandbox only: elsewhere the device makes tokens.
-          ...(config.environment === 'sandbox' ? { walletSheet: sandboxWalletSheet(config.dataDir, clock, merchants, wallets) } : {}),
-        }),
-      (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
-      (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
-      (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
-      // The sandbox APM provider's page exists only where that provider does.
-      (router) => {
-        if (sandboxApm) registerSandboxProviderRoutes(router, { provider: sandboxApm, secret: sandboxApmSecret, baseUrl: config.publicBaseUrl });
-      },
-      // The sandbox acquirer's own pages exist only where that acquirer does.
-      (router) => {
-        if (connectors.get('sandbox') instanceof SandboxConnector) {
-          registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
-        }
-      },
-      (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
-      (router) =>
-        registerPaySessionRoutes(router, {
-          environment: config.environment,
-          now: () => clock.now(),
-          sessionByToken: (token) => checkout.sessionByToken(token),
-          session: (id) => checkout.session(id),
-          merchantById: (id) => merchants.byId(id),
-          payable: async (merchant, wallet) => {
-            const named = merchantConnectors(merchant);
-            if (payments.connectorsOffering(named, wallet).length > 0) return true;
-            const decrypting = named.some((name) => connectors.get(name)?.capabilities.walletDecryption === true);
-            return decrypting && (await wallets.tokens.cardFlowAvailable(merchant.merchantId, wallet));
-          },
-        }),
-      (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
-      (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
-      (router) => registerDashboardRoutes(router, dashboardDeps),
-    ],
-  });
+  // Built on first use: the threads and roles that serve no HTTP (notifier, workers, projector,
+  // scheduler) would otherwise compile every request schema and route at start, for nothing.
+  const buildApp = (): Koa =>
+    createApp({
+      logger,
+      trustProxy: config.trustProxy,
+      adminToken,
+      authThrottle,
+      metrics,
+      routes: [
+        (router) =>
+          registerFrontDoor(router, {
+            environment: config.environment,
+            baseUrl: config.publicBaseUrl,
+            metrics: config.metrics.port === null
+              ? { path: '/metrics', note: 'Prometheus text format; Authorization: Bearer <METRICS_TOKEN, or the admin token while none is set>' }
+              : { path: null, note: `served on a port of their own (METRICS_PORT=${config.metrics.port}), not here` },
+          }),
+        // With METRICS_PORT the metrics have a listener of their own (server.ts) and none here.
+        (router) => {
+          if (config.metrics.port === null) {
+            registerMetricsRoute(router, { metrics, tokens: [config.metrics.token ?? adminToken], throttle: authThrottle });
+          }
+        },
+        (router, ajv) => registerS2sRoutes(router, s2sDeps(ajv)),
+        // Described from the same allowlist and schemas the S2S route validates with.
+        (router, ajv) =>
+          registerOpenApiRoutes(router, { baseUrl: config.publicBaseUrl, environment: config.environment, s2sActions: s2sActions(s2sDeps(ajv)) }),
+        (router, ajv) =>
+          registerCheckoutApiRoutes(router, {
+            merchants,
+            payments,
+            schedules,
+            checkout,
+            readModels,
+            clock,
+            environment: config.environment,
+            ajv,
+            notificationUrls,
+            throttle: authThrottle,
+          }),
+        (router) =>
+          registerCheckoutPageRoutes(router, {
+            checkout,
+            baseUrl: config.publicBaseUrl,
+            clock,
+            // The hosted page's simulated wallet sheet exists in the sandbox only: elsewhere the device makes tokens.
+            ...(config.environment === 'sandbox' ? { walletSheet: sandboxWalletSheet(config.dataDir, clock, merchants, wallets) } : {}),
+          }),
+        (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
+        (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
+        (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
+        // The sandbox APM provider's page exists only where that provider does.
+        (router) => {
+          if (sandboxApm) registerSandboxProviderRoutes(router, { provider: sandboxApm, secret: sandboxApmSecret, baseUrl: config.publicBaseUrl });
+        },
+        // The sandbox acquirer's own pages exist only where that acquirer does.
+        (router) => {
+          if (connectors.get('sandbox') instanceof SandboxConnector) {
+            registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
+          }
+        },
+        (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
+        (router) =>
+          registerPaySessionRoutes(router, {
+            environment: config.environment,
+            now: () => clock.now(),
+            sessionByToken: (token) => checkout.sessionByToken(token),
+            session: (id) => checkout.session(id),
+            merchantById: (id) => merchants.byId(id),
+            payable: async (merchant, wallet) => {
+              const named = merchantConnectors(merchant);
+              if (payments.connectorsOffering(named, wallet).length > 0) return true;
+              const decrypting = named.some((name) => connectors.get(name)?.capabilities.walletDecryption === true);
+              return decrypting && (await wallets.tokens.cardFlowAvailable(merchant.merchantId, wallet));
+            },
+          }),
+        (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
+        (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
+        (router) => registerDashboardRoutes(router, dashboardDeps),
+      ],
+    });
+  let app: Koa | null = null;
 
   return {
     config,
@@ -572,7 +577,9 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     sandboxApm,
     checkout,
     wallets,
-    app,
+    get app() {
+      return (app ??= buildApp());
+    },
     logger,
     clock,
     adminToken,
