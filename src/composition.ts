@@ -29,7 +29,8 @@ import { SandboxWalletConnector } from './adapters/connectors/sandbox-wallet';
 import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-routes';
 import { registerNotificationRoutes } from './api/notifications/routes';
 import { WALLET_METHODS } from './domain/merchant/methods';
-import { createEventStore, type EventStoreConfig } from './adapters/event-store/create-event-store';
+import { createEventStore } from './adapters/event-store/create-event-store';
+import { eventStoreTarget, readModelTarget } from './storage-targets';
 import { createJsonLogger } from './adapters/logging/json-logger';
 import { withLogFields } from './adapters/logging/log-context';
 import { GatewayMetrics } from './adapters/metrics/gateway-metrics';
@@ -185,24 +186,6 @@ export interface BuildOptions {
   walletTrust?: WalletTrust;
   /** Also report the process's CPU, memory and event-loop delay (the server roles; not tools or tests). */
   processMetrics?: boolean;
-}
-
-/** Which database holds the read models: the embedded SQLite unless PostgreSQL is configured. */
-export function readModelTarget(config: GatewayConfig) {
-  if (config.eventStore === 'sqlite' || !config.databaseUrl) {
-    return { kind: 'sqlite' as const, file: path.join(config.dataDir, 'read-models.db') };
-  }
-  return { kind: 'postgres' as const, url: config.databaseUrl };
-}
-
-/** Which event store the configuration names (the CLI's audit opens it without a gateway). */
-export function eventStoreTarget(config: GatewayConfig): EventStoreConfig {
-  return {
-    kind: config.eventStore,
-    sqliteFile: path.join(config.dataDir, 'events.db'),
-    databaseUrl: config.databaseUrl ?? undefined,
-    esdbUrl: config.esdbUrl ?? undefined,
-  };
 }
 
 export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {

@@ -68,7 +68,7 @@ async function withRawStore<T>(config: GatewayConfig, fn: (store: EventStore) =>
   // Loaded here, not with the CLI: every other command starts without the event-store drivers.
   const [{ createEventStore }, { eventStoreTarget }] = await Promise.all([
     import('../adapters/event-store/create-event-store'),
-    import('../composition'),
+    import('../storage-targets'),
   ]);
   const store = await createEventStore(eventStoreTarget(config));
   try {

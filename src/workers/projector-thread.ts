@@ -13,7 +13,7 @@ import { CommitSignal } from '../adapters/event-store/commit-signal';
 import { createEventStore } from '../adapters/event-store/create-event-store';
 import type { Logger } from '../application/ports/logger';
 import { withUpcasting } from '../application/upcasting';
-import { readModelTarget } from '../composition';
+import { readModelTarget } from '../storage-targets';
 import type { GatewayConfig } from '../config';
 import { lowerThisThreadPriority } from './thread-priority';
 import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';

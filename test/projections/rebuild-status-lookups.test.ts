@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { createReadModelDb } from '../../projections/database';
 import { rebuildProjections, verifyProjections } from '../../projections/rebuild';
-import { readModelTarget } from '../../src/composition';
+import { readModelTarget } from '../../src/storage-targets';
 import { forEachStore, type TestMerchant } from '../support/gateway-harness';
 
 forEachStore('status lookups while the read models are rebuilt', (h) => {

@@ -12,7 +12,7 @@ import { createReadModelDb, migrateReadModels } from '../../projections/database
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { createJsonLogger } from '../../src/adapters/logging/json-logger';
 import { NO_STREAM } from '../../src/application/ports/event-store';
-import { readModelTarget } from '../../src/composition';
+import { readModelTarget } from '../../src/storage-targets';
 import { loadConfig } from '../../src/config';
 import { startProjectorThread } from '../../src/workers/projector-thread';
 import { orderIdHash } from '../../src/domain/signatures';

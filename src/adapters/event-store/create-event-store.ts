@@ -1,6 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { EventStore } from '../../application/ports/event-store';
-import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { PostgresEventStore } from './postgres-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -44,10 +43,14 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         connectionString: required(config.databaseUrl, 'databaseUrl', config.kind),
         pollIntervalMs: config.pollIntervalMs,
       });
-    case 'eventstoredb':
+    case 'eventstoredb': {
+      // Loaded only here: its client and gRPC stack cost every thread of every other deployment a
+      // fifth of a second at start.
+      const { EventStoreDbEventStore } = await import('./eventstoredb-event-store');
       return new EventStoreDbEventStore({
         connectionString: required(config.esdbUrl, 'esdbUrl', config.kind),
       });
+    }
     default:
       throw new Error(`unknown event store kind: ${String((config as { kind: unknown }).kind)}`);
   }
