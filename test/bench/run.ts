@@ -21,6 +21,8 @@
  *    every projection (`replay.ts`).
  * 6. Scheduled payments: BENCH_SCHEDULED_CHAINS (10,000) recurring chains falling due at once, and
  *    one scheduler run making all of them (`scheduled.ts`), reported as payments/s.
+ * 7. Start-up: BENCH_STARTS (3) starts of the compiled gateway on fresh data directories: time to
+ *    its first 200 on /health, CPU by thread and resident memory once idle (`startup.ts`).
  * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
  * Each server gets a warm-up run first; only the second run is measured.
  *
@@ -53,6 +55,7 @@ import { REPLAY_TARGET_EVENTS_PER_SECOND, benchReplay } from './replay';
 import { benchCallbacks } from './callbacks';
 import { benchSession } from './session';
 import { benchScheduled } from './scheduled';
+import { benchStartup } from './startup';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
 import { NEXT_RATE_WARMUP_S, STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu } from './latency';
 import { benchPostgres } from './postgres';
@@ -410,6 +413,11 @@ async function main(): Promise<number> {
   });
   log();
   const scheduled = await benchScheduled({ chains: envInt('BENCH_SCHEDULED_CHAINS', 10_000, 1, 1_000_000), log });
+  log();
+  log('Start-up: the compiled gateway as npm start runs it, on a fresh data directory each time');
+  const startupEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of GATEWAY_ENV_VARS) delete startupEnv[name];
+  const startup = await benchStartup({ starts: envInt('BENCH_STARTS', 3, 1, 50), env: startupEnv, log });
   const baselineBodyBytes = Buffer.byteLength(baselineBodies.sample());
 
   const ratio = baseline.requestsPerSec > 0 ? sale.load.requestsPerSec / baseline.requestsPerSec : 0;
@@ -478,6 +486,10 @@ async function main(): Promise<number> {
   log(
     `  scheduled payments: ${scheduled.paymentsPerSecond} payments/s with ${scheduled.chains} chains due at once ` +
       `(${sale.load.requestsPerSec > 0 ? (scheduled.paymentsPerSecond / sale.load.requestsPerSec).toFixed(3) : '-'} of the SALE rate over HTTP)`,
+  );
+  log(
+    `  start-up (median of ${startup.runs.length}): /health after ${startup.median.healthMs} ms, ` +
+      `CPU once idle ${startup.median.cpuSeconds ?? 'n/a'} s, RSS ${startup.median.rssMb ?? 'n/a'} MB`,
   );
   log();
   // The floor column: the same figure for floor-server.ts. A target the floor misses too cannot be
@@ -567,6 +579,7 @@ async function main(): Promise<number> {
       ...scheduled,
       paymentsPerSecondOverSaleRequestsPerSecond: sale.load.requestsPerSec > 0 ? round(scheduled.paymentsPerSecond / sale.load.requestsPerSec, 3) : null,
     },
+    startup,
     targets,
     cpuProfile: profileSummary && {
       file: path.relative(REPO_ROOT, profileSummary.file),
