@@ -8,13 +8,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
 import type { Kysely } from 'kysely';
-import { allProjectionNames, allProjections } from '../projections';
+import { allProjections } from '../projections';
 import { createReadModelDb, createReportDb, migrateReadModels } from '../projections/database';
 import type { ReadModelDatabase } from '../projections/database-schema';
 import { Projector } from '../projections/projector';
 import { READ_YOUR_WRITES, ReadModels } from '../projections/read-models';
-import { CALLBACK_DELIVERIES_PROJECTION } from '../projections/callback-deliveries/module';
-import { LEDGER_PROJECTION } from '../projections/ledger/module';
 import { CallbackQueries } from '../projections/callback-deliveries/queries';
 import { scoped } from '../projections/database-schema';
 import { LedgerReportQueries } from '../projections/ledger/queries';
@@ -26,8 +24,6 @@ import { SandboxBConnector } from './adapters/connectors/sandbox-b';
 import { SandboxApmConnector, SandboxApmMobileMoneyConnector } from './adapters/connectors/sandbox-apm';
 import { SandboxApmProvider } from './adapters/connectors/sandbox-apm/provider';
 import { SandboxWalletConnector } from './adapters/connectors/sandbox-wallet';
-import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-routes';
-import { registerNotificationRoutes } from './api/notifications/routes';
 import { WALLET_METHODS } from './domain/merchant/methods';
 import { createEventStore } from './adapters/event-store/create-event-store';
 import { eventStoreTarget, readModelTarget } from './storage-targets';
@@ -36,15 +32,6 @@ import { withLogFields } from './adapters/logging/log-context';
 import { GatewayMetrics } from './adapters/metrics/gateway-metrics';
 import { MeasuredEventStore } from './adapters/metrics/measured-event-store';
 import { measuredConnector } from './adapters/metrics/measured-connector';
-import { registerMetricsRoute } from './api/metrics/metrics-route';
-import { registerFrontDoor } from './api/front-door';
-import { registerDashboardRoutes } from './api/dashboard/routes';
-import { VerifyJob } from './application/audit/verify-job';
-import { LatestCheckpoint } from './application/audit/latest-checkpoint';
-import { requestRedelivery } from './application/callbacks/redelivery';
-import { paymentHistory } from './application/payment-history';
-import { chainReport } from './application/schedules/chain-report';
-import { paymentStreamId } from './domain/payment/events';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
@@ -53,29 +40,14 @@ import type { CardVault, UnownedCardTokens } from './application/ports/card-vaul
 import { claimUnownedCardTokens } from './application/vault/claim-unowned-card-tokens';
 import { Pool } from 'pg';
 import { surviveConnectionLoss } from './adapters/postgres/survive-connection-loss';
-import { createApp } from './api/app';
-import { registerPayerReturnRoutes } from './api/payer-return/routes';
-import { registerSandboxSimulatorRoutes } from './api/sandbox-simulator/routes';
-import { registerHealthRoute } from './api/health';
 import { deriveAdminToken } from './api/admin/admin-auth';
 import { HttpCallbackSender } from './adapters/http/callback-sender';
 import { Notifier } from './application/callbacks/notifier';
 import type { CallbackSender } from './application/ports/callback-sender';
 import type { CallbackDeliveriesReadModel } from './application/ports/callback-deliveries-read-model';
-import { registerCallbackAdminRoutes } from './api/admin/callbacks-route';
 import { NotificationUrlCheck } from './application/callbacks/notification-url-check';
 import { systemResolver } from './adapters/http/dns-resolver';
 import { tcpProbe } from './adapters/http/tcp-probe';
-import { registerLedgerAdminRoutes } from './api/admin/ledger-route';
-import { historyRoute } from './api/admin/history-route';
-import { registerAdminRoutes, type AdminRouteRegistrar } from './api/admin/routes';
-import { registerS2sRoutes, type S2sDeps } from './api/s2s/post-route';
-import { s2sActions } from './api/s2s/actions';
-import { registerOpenApiRoutes } from './api/openapi/routes';
-import { s2sStatusQueries } from './api/s2s/status-queries';
-import { registerCheckoutApiRoutes } from './api/checkout/routes';
-import { registerCheckoutPageRoutes } from './api/checkout-page/routes';
-import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';
 import { CheckoutService } from './application/checkout/checkout-service';
 import { PENDING_CARD_TTL_MS, sweepPendingCardsPeriodically } from './application/checkout/pending-card-data';
 import type { PendingCardData } from './application/ports/pending-card-data';
@@ -85,26 +57,17 @@ import { MerchantService } from './application/merchant-service';
 import { WalletService } from './application/wallets';
 import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-wallet-crypto';
 import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
-import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
-import { registerPaySessionRoutes } from './api/sdk/pay-session-routes';
-import { SHEET_CARDS, isSheetCard, simulatedWalletSheet } from './adapters/wallets/simulated-sheet';
-import type { WalletSheetDeps } from './api/checkout-page/routes';
-import { merchantConnectors } from './domain/merchant/connectors';
 import { PaymentService } from './application/payments';
 import { PayoutService } from './application/payouts';
 import { ScheduleService } from './application/schedules/schedule-service';
 import { Scheduler } from './application/schedules/scheduler';
 import { SandboxClock } from './application/clock/sandbox-clock';
-import { AuthThrottle } from './application/auth-throttle/auth-throttle';
 import { TestClockControl } from './application/clock/test-clock-control';
-import { registerClockAdminRoutes } from './api/admin/clock-route';
-import { chainRoute } from './api/admin/chain-route';
 import { systemClock, type Clock } from './application/ports/clock';
 import type { Connector } from './application/ports/connector';
 import type { EventStore } from './application/ports/event-store';
 import { withUpcasting } from './application/upcasting';
 import type { Logger } from './application/ports/logger';
-import type Ajv from 'ajv';
 import type { GatewayConfig } from './config';
 import type { MessagePort } from 'node:worker_threads';
 import { SqliteEventStore } from './adapters/event-store/sqlite-event-store';
@@ -374,7 +337,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     schedules,
   });
 
-  const queries = s2sStatusQueries(readModels);
 
   const callbackQueries = readModels.callbacks;
   const callbackSender =
@@ -394,153 +356,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   notifierForMetrics = notifier;
 
   const adminToken = config.adminToken ?? deriveAdminToken(key);
-  // Real time, never the sandbox's movable clock: moving that must not lift a lockout.
-  const authThrottle = new AuthThrottle(config.authFailures, { clock: options.clock ?? systemClock, logger });
-  // Each operator feature adds its `/admin` routes here.
-  const adminRoutes: AdminRouteRegistrar[] = [
-    (router) =>
-      registerCallbackAdminRoutes(router, {
-        store,
-        // A listing of up to a thousand deliveries still takes milliseconds: not on this thread.
-        queries: callbackOverview,
-        notifier,
-        clock,
-        catchUp: () => readModels.catchUpToHead(2000, [CALLBACK_DELIVERIES_PROJECTION]),
-      }),
-    (router) => registerLedgerAdminRoutes(router, { ledger: ledgerReports, catchUp: () => readModels.catchUpToHead(2000, [LEDGER_PROJECTION]) }),
-    historyRoute({ store }),
-    chainRoute({ store }),
-    (router) => registerClockAdminRoutes(router, { control: testClock, clock: sandboxClock }),
-  ];
-
-  const latestCheckpoint = new LatestCheckpoint(rawStore);
-  // Named once: listing them builds every projection module.
-  const everyProjection = allProjectionNames();
-  const dashboardDeps = {
-    environment: config.environment,
-    adminToken,
-    // Derived like the other secrets, so every API process opens every other's sessions.
-    sessionKey: createHmac('sha256', key).update('dashboard-sessions').digest(),
-    publicBaseUrl: config.publicBaseUrl,
-    throttle: authThrottle,
-    // Real time: moving the sandbox's clock must not end or extend a session.
-    now: () => (options.clock ?? systemClock).now().getTime(),
-    businessNow: () => clock.now(),
-    payments: paymentSearch,
-    history: (paymentId: string) => paymentHistory(store, paymentId),
-    storedEvents: (paymentId: string) => rawStore.readStream(paymentStreamId(paymentId)),
-    callbacks: callbackOverview,
-    callbackBlockPolicy: config.callbacks.blockPolicy,
-    redeliver: (deliveryId: string, requestedBy: string) => requestRedelivery({ store, clock, notifier }, deliveryId, requestedBy),
-    merchants,
-    connectorNames: connectors.all().map((c) => c.name),
-    ledger: ledgerReports,
-    chains: readModels.schedules,
-    chainReport: (chainId: string) => chainReport(store, chainId),
-    health: {
-      head: () => rawStore.headPosition(),
-      checkpoints: () => readModels.checkpoints(),
-      blockedUrls: () => notifier.blockedUrls(),
-      lastAuditCheckpoint: () => latestCheckpoint.read(),
-    },
-    audit: new VerifyJob({ store: rawStore, allowUnchainedHistory: config.eventStore === 'eventstoredb' }),
-    // The dashboard shows every read model, the ledger and the callback deliveries among them.
-    catchUp: () => readModels.catchUpToHead(2000, everyProjection),
-  };
-  const s2sDeps = (ajv: Ajv): S2sDeps => ({
-    merchants,
-    payments,
-    schedules,
-    payouts,
-    queries,
-    clock,
-    environment: config.environment,
-    ajv,
-    notificationUrls,
-    throttle: authThrottle,
-  });
-  // Built on first use: the threads and roles that serve no HTTP (notifier, workers, projector,
-  // scheduler) would otherwise compile every request schema and route at start, for nothing.
-  const buildApp = (): Koa =>
-    createApp({
-      logger,
-      trustProxy: config.trustProxy,
-      adminToken,
-      authThrottle,
-      metrics,
-      routes: [
-        (router) =>
-          registerFrontDoor(router, {
-            environment: config.environment,
-            baseUrl: config.publicBaseUrl,
-            metrics: config.metrics.port === null
-              ? { path: '/metrics', note: 'Prometheus text format; Authorization: Bearer <METRICS_TOKEN, or the admin token while none is set>' }
-              : { path: null, note: `served on a port of their own (METRICS_PORT=${config.metrics.port}), not here` },
-          }),
-        // With METRICS_PORT the metrics have a listener of their own (server.ts) and none here.
-        (router) => {
-          if (config.metrics.port === null) {
-            registerMetricsRoute(router, { metrics, tokens: [config.metrics.token ?? adminToken], throttle: authThrottle });
-          }
-        },
-        (router, ajv) => registerS2sRoutes(router, s2sDeps(ajv)),
-        // Described from the same allowlist and schemas the S2S route validates with.
-        (router, ajv) =>
-          registerOpenApiRoutes(router, { baseUrl: config.publicBaseUrl, environment: config.environment, s2sActions: s2sActions(s2sDeps(ajv)) }),
-        (router, ajv) =>
-          registerCheckoutApiRoutes(router, {
-            merchants,
-            payments,
-            schedules,
-            checkout,
-            readModels,
-            clock,
-            environment: config.environment,
-            ajv,
-            notificationUrls,
-            throttle: authThrottle,
-          }),
-        (router) =>
-          registerCheckoutPageRoutes(router, {
-            checkout,
-            baseUrl: config.publicBaseUrl,
-            clock,
-            // The hosted page's simulated wallet sheet exists in the sandbox only: elsewhere the device makes tokens.
-            ...(config.environment === 'sandbox' ? { walletSheet: sandboxWalletSheet(config.dataDir, clock, merchants, wallets) } : {}),
-          }),
-        (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
-        (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
-        (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
-        // The sandbox APM provider's page exists only where that provider does.
-        (router) => {
-          if (sandboxApm) registerSandboxProviderRoutes(router, { provider: sandboxApm, secret: sandboxApmSecret, baseUrl: config.publicBaseUrl });
-        },
-        // The sandbox acquirer's own pages exist only where that acquirer does.
-        (router) => {
-          if (connectors.get('sandbox') instanceof SandboxConnector) {
-            registerSandboxSimulatorRoutes(router, { payments, checkout, merchants, sandboxSecret, baseUrl: config.publicBaseUrl });
-          }
-        },
-        (router) => registerWalletDomainAssociationRoute(router, { domainAssociationFor: (host) => wallets.settings.domainAssociationFor(host) }),
-        (router) =>
-          registerPaySessionRoutes(router, {
-            environment: config.environment,
-            now: () => clock.now(),
-            sessionByToken: (token) => checkout.sessionByToken(token),
-            session: (id) => checkout.session(id),
-            merchantById: (id) => merchants.byId(id),
-            payable: async (merchant, wallet) => {
-              const named = merchantConnectors(merchant);
-              if (payments.connectorsOffering(named, wallet).length > 0) return true;
-              const decrypting = named.some((name) => connectors.get(name)?.capabilities.walletDecryption === true);
-              return decrypting && (await wallets.tokens.cardFlowAvailable(merchant.merchantId, wallet));
-            },
-          }),
-        (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
-        (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),
-        (router) => registerDashboardRoutes(router, dashboardDeps),
-      ],
-    });
   let app: Koa | null = null;
 
   return {
@@ -561,7 +376,37 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     checkout,
     wallets,
     get app() {
-      return (app ??= buildApp());
+      // Loaded here, not with this module: the threads and roles that serve no HTTP never need it.
+      app ??= (require('./gateway-http') as typeof import('./gateway-http')).buildGatewayApp({
+        config,
+        logger,
+        metrics,
+        adminToken,
+        store,
+        rawStore,
+        readModels,
+        merchants,
+        payments,
+        payouts,
+        schedules,
+        checkout,
+        wallets,
+        clock,
+        testClock,
+        notifier,
+        sandboxApm,
+        key,
+        realClock: options.clock ?? systemClock,
+        sandboxClock,
+        connectors,
+        notificationUrls,
+        callbackOverview,
+        ledgerReports,
+        paymentSearch,
+        sandboxSecret,
+        sandboxApmSecret,
+      });
+      return app;
     },
     logger,
     clock,
@@ -586,15 +431,3 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   };
 }
 
-/** The sandbox's simulated wallet sheet for the hosted page: its cards, and tokens for the session's merchant. */
-function sandboxWalletSheet(dataDir: string, clock: Clock, merchants: MerchantService, wallets: WalletService): WalletSheetDeps {
-  const mint = simulatedWalletSheet({ dataDir, now: () => clock.now(), settings: wallets.settings });
-  return {
-    cards: Object.entries(SHEET_CARDS).map(([id, { label }]) => ({ id, label })),
-    async token(choice) {
-      const merchant = await merchants.byId(choice.merchantId);
-      if (!merchant || !isSheetCard(choice.card)) throw new Error('the wallet sheet was asked for an unknown merchant or card');
-      return mint({ merchantId: merchant.merchantId, clientKey: merchant.clientKey, wallet: choice.wallet, card: choice.card, ...(choice.panOnly ? { authMethod: 'PAN_ONLY' as const } : {}) });
-    },
-  };
-}

@@ -1,7 +1,8 @@
 /**
  * What a thread loads when it starts is what it pays for at every start of the gateway, in CPU and
- * in memory, once per thread. The projector's thread needs the event store and the read models, not
- * the HTTP stack; no process loads the EventStoreDB client unless that store is configured.
+ * in memory, once per thread. The projector's, the notifier's and the workers' threads need the
+ * event store and the read models, not the HTTP stack; no process loads the EventStoreDB client
+ * unless that store is configured.
  */
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
@@ -29,7 +30,7 @@ describe('what a thread loads at start', function () {
     expect(packagesLoadedBy('./src/workers/projector-thread.ts', ['koa', 'koa-body', '@koa/router', 'ajv', '@eventstore/db-client', 'kysely'])).to.deep.equal(['kysely']);
   });
 
-  it('Given the composition root, when it is loaded, then the EventStoreDB client is not, and the HTTP stack is', () => {
-    expect(packagesLoadedBy('./src/composition.ts', ['koa', '@eventstore/db-client'])).to.deep.equal(['koa']);
+  it("Given the notifier's and the workers' threads, when their module is loaded, then neither the HTTP stack nor the EventStoreDB client comes with it", () => {
+    expect(packagesLoadedBy('./src/workers/background-thread.ts', ['koa', 'koa-body', '@koa/router', 'ajv', '@eventstore/db-client', 'kysely'])).to.deep.equal(['kysely']);
   });
 });
