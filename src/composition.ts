@@ -337,7 +337,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     schedules,
   });
 
-
   const callbackQueries = readModels.callbacks;
   const callbackSender =
     options.callbackSender ?? new HttpCallbackSender({ allowNonPublicAddresses: config.callbacks.allowNonPublicAddresses });
