@@ -6,8 +6,9 @@
  * - src/api: HTTP, reading read models through the ports, never through projections/ or adapters;
  * - projections/: read models, built from domain events and implementing application ports.
  *
- * The composition root (src/composition.ts) is the one place that connects ports to adapters and
- * projections; the workers, the CLI and the server are outer code like it.
+ * The composition root (src/composition.ts, with the HTTP API's wiring in src/gateway-http.ts) is the
+ * one place that connects ports to adapters and projections; the workers, the CLI and the server are
+ * outer code like it.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -143,12 +144,12 @@ describe('layers', function () {
   });
 
   it('Given src/domain, then it imports nothing from the application, adapters, API, CLI, workers or projections', function () {
-    const outer = ['src/application', 'src/adapters', 'src/api', 'src/cli', 'src/workers', 'src/composition', 'src/server', 'projections'];
+    const outer = ['src/application', 'src/adapters', 'src/api', 'src/cli', 'src/workers', 'src/composition', 'src/gateway-http', 'src/storage-targets', 'src/server', 'projections'];
     expect(violations('src/domain', (to) => outer.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
   });
 
   it('Given src/application, then it imports nothing from adapters, the API, the CLI, workers or projections', function () {
-    const outer = ['src/adapters', 'src/api', 'src/cli', 'src/workers', 'src/composition', 'src/server', 'projections'];
+    const outer = ['src/adapters', 'src/api', 'src/cli', 'src/workers', 'src/composition', 'src/gateway-http', 'src/storage-targets', 'src/server', 'projections'];
     expect(violations('src/application', (to) => outer.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
   });
 
