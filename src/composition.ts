@@ -357,7 +357,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const adminToken = config.adminToken ?? deriveAdminToken(key);
   let app: Koa | null = null;
 
-  return {
+  const gateway: Gateway = {
     config,
     store,
     rawStore,
@@ -376,24 +376,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     wallets,
     get app() {
       // Loaded here, not with this module: the threads and roles that serve no HTTP never need it.
-      app ??= (require('./gateway-http') as typeof import('./gateway-http')).buildGatewayApp({
-        config,
-        logger,
-        metrics,
-        adminToken,
-        store,
-        rawStore,
-        readModels,
-        merchants,
-        payments,
-        payouts,
-        schedules,
-        checkout,
-        wallets,
-        clock,
-        testClock,
-        notifier,
-        sandboxApm,
+      app ??= (require('./gateway-http') as typeof import('./gateway-http')).buildGatewayApp(gateway, {
         key,
         realClock: options.clock ?? systemClock,
         sandboxClock,
@@ -428,5 +411,6 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
       await closeVault();
     },
   };
+  return gateway;
 }
 

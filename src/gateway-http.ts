@@ -55,27 +55,8 @@ import type { Gateway } from './composition';
 import { merchantConnectors } from './domain/merchant/connectors';
 import { paymentStreamId } from './domain/payment/events';
 
-/** What the routes call: the gateway's services, and the parts of it only the HTTP API uses. */
-export type GatewayHttpParts = Pick<
-  Gateway,
-  | 'config'
-  | 'logger'
-  | 'metrics'
-  | 'adminToken'
-  | 'store'
-  | 'rawStore'
-  | 'readModels'
-  | 'merchants'
-  | 'payments'
-  | 'payouts'
-  | 'schedules'
-  | 'checkout'
-  | 'wallets'
-  | 'clock'
-  | 'testClock'
-  | 'notifier'
-  | 'sandboxApm'
-> & {
+/** What the routes call beside the gateway's own services: the parts of it only the HTTP API uses. */
+export interface GatewayHttpParts {
   /** The vault key the dashboard's session key is derived from. */
   key: Buffer;
   /** Real time, for what the sandbox's movable clock must not move (lockouts, dashboard sessions). */
@@ -88,38 +69,12 @@ export type GatewayHttpParts = Pick<
   paymentSearch: PaymentQueries;
   sandboxSecret: Buffer;
   sandboxApmSecret: Buffer;
-};
+}
 
-export function buildGatewayApp(parts: GatewayHttpParts): Koa {
-  const {
-    config,
-    logger,
-    metrics,
-    adminToken,
-    store,
-    rawStore,
-    readModels,
-    merchants,
-    payments,
-    payouts,
-    schedules,
-    checkout,
-    wallets,
-    clock,
-    testClock,
-    notifier,
-    sandboxApm,
-    key,
-    realClock,
-    sandboxClock,
-    connectors,
-    notificationUrls,
-    callbackOverview,
-    ledgerReports,
-    paymentSearch,
-    sandboxSecret,
-    sandboxApmSecret,
-  } = parts;
+export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa {
+  const { config, logger, metrics, adminToken, store, rawStore, readModels } = gateway;
+  const { merchants, payments, payouts, schedules, checkout, wallets, clock, testClock, notifier, sandboxApm } = gateway;
+  const { key, realClock, sandboxClock, connectors, notificationUrls, callbackOverview, ledgerReports, paymentSearch, sandboxSecret, sandboxApmSecret } = parts;
   const queries = s2sStatusQueries(readModels);
   // Real time, never the sandbox's movable clock: moving that must not lift a lockout.
   const authThrottle = new AuthThrottle(config.authFailures, { clock: realClock, logger });
