@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { threadCpuSeconds } from '../../src/adapters/os/linux-threads';
 import { freePort, makeTempDir, removeTempDir, sleep, startGateway, stopServer, type ServerChild } from './children';
 import { buildDist } from './latency';
+import { nearestRank } from './load';
 
 export interface StartupRun {
   healthMs: number;
@@ -25,10 +26,9 @@ export interface StartupResult {
 
 const IDLE_AFTER_HEALTH_MS = 3_000;
 
+/** The bench's one percentile rule (nearest rank), at 50. */
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return nearestRank([...values].sort((a, b) => a - b), 50);
 }
 
 function rssMbOf(pid: number): number | null {
