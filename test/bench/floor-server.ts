@@ -8,6 +8,11 @@
  *
  * `open loop` latency of this server, next to the gateway's, shows how much of a SALE's latency the
  * durability rules themselves cost on the machine at hand. Listens on PORT, HOST; events in DATA_DIR.
+ *
+ * FLOOR_EXTRA_WORK_US (default 0): microseconds the HTTP thread stays busy on every SALE before its
+ * appends, standing for whatever a real gateway does per request beyond parsing and the appends
+ * (checking the merchant, the fields and the signature, deciding, answering). The bench runs the
+ * floor with a little of it to show how much room a target leaves above the floor.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -15,6 +20,8 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { NO_STREAM, exactly } from '../../src/application/ports/event-store';
+
+const extraWorkMs = Number(process.env.FLOOR_EXTRA_WORK_US ?? 0) / 1000;
 
 const store = new SqliteEventStore({ filename: path.join(process.env.DATA_DIR ?? '.', 'events.db'), writerThread: true });
 
@@ -26,6 +33,7 @@ app.use(async (ctx) => {
     return;
   }
   const body = (ctx.request as { body?: Record<string, string> }).body ?? {};
+  if (extraWorkMs > 0) busyFor(extraWorkMs);
   const paymentId = randomUUID();
   const now = new Date().toISOString();
   const requestId = randomUUID();
@@ -49,6 +57,14 @@ app.use(async (ctx) => {
   );
   ctx.body = { action: body.action ?? null, result: 'SUCCESS', status: 'SETTLED', order_id: body.order_id ?? null, trans_id: paymentId };
 });
+
+/** Keeps this thread busy, as work would: nothing else runs on it meanwhile. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // spin
+  }
+}
 
 /** A PaymentInitiated of a sandbox card SALE, at its real size (about 800 bytes of JSON). */
 function initiated(paymentId: string, body: Record<string, string>, now: string) {
