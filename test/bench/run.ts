@@ -5,7 +5,9 @@
  * 1. Baseline: koa + koa-body answering a small JSON (`baseline-server.ts`), in a child process.
  * 1a. Durability floor: the baseline plus a SALE's two durable appends (`floor-server.ts`), under
  *    the same load and, later, the same open-loop rates as the gateway: what the durability rules
- *    alone cost on this machine, printed beside every latency and throughput target.
+ *    alone cost on this machine, printed beside every latency and throughput target. Then the
+ *    floor again with each FLOOR_PROBE_WORK_US of busy work per SALE on its HTTP thread: where the
+ *    bare floor meets the saturation p99, how much room it leaves for a gateway's own work.
  * 2. SALE: the real gateway (`dist/src/main.js`, compiled as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
@@ -112,6 +114,8 @@ interface Target {
   verdict: 'MET' | 'MISSED' | 'SKIPPED';
   /** The same figure for the durability floor (floor-server.ts), where one was measured. */
   floor?: number | null;
+  /** The same figure for the floor with each of FLOOR_PROBE_WORK_US of work per SALE, where measured. */
+  floorWithWork?: number[];
   /** Why there is no figure when the run left the goal out on purpose (its verdict is then SKIPPED). */
   skipped?: string;
 }
@@ -186,15 +190,29 @@ async function benchBaseline(settings: Settings, nextBody: () => string): Promis
 }
 
 /**
+ * Busy work per SALE on the floor's HTTP thread in its further saturation runs, each less than a
+ * gateway does per request beyond parsing and the appends (the merchant, the fields, the
+ * signature, the decision, the answer): this one's HTTP thread spends about 170 µs more per SALE
+ * than the floor's at saturation.
+ */
+const FLOOR_PROBE_WORK_US = [25, 50, 100] as const;
+
+/**
  * The durability floor at saturation: floor-server.ts (koa + the two durable appends of a SALE,
  * nothing else) under the same load as the baseline. No gateway keeping the durability rules can
- * go faster on this machine than this server does.
+ * go faster on this machine than this server does. With `extraWorkUs`, its HTTP thread also stays
+ * busy that long on every SALE.
  */
-async function benchFloor(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
-  log(`Durability floor: koa + koa-body + a SALE's two durable appends through the SQLite event store's writer thread, nothing else`);
+async function benchFloor(settings: Settings, nextBody: () => string, extraWorkUs = 0): Promise<LoadSummary> {
+  log(
+    extraWorkUs > 0
+      ? `Durability floor with ${extraWorkUs} µs of busy work per SALE on its HTTP thread`
+      : `Durability floor: koa + koa-body + a SALE's two durable appends through the SQLite event store's writer thread, nothing else`,
+  );
   const dataDir = makeTempDir('floor-bench-');
   try {
-    return await benchServer(settings, nextBody, { label: 'floor', script: 'test/bench/floor-server.ts', env: { ...process.env, DATA_DIR: dataDir } });
+    const env = { ...process.env, DATA_DIR: dataDir, FLOOR_EXTRA_WORK_US: String(extraWorkUs) };
+    return await benchServer(settings, nextBody, { label: extraWorkUs > 0 ? 'floor with work' : 'floor', script: 'test/bench/floor-server.ts', env });
   } finally {
     removeTempDir(dataDir);
   }
@@ -367,6 +385,11 @@ async function main(): Promise<number> {
   log();
   const floor = await benchFloor(settings, baselineBodies.next);
   log();
+  const floorWithWork: Array<{ workUs: number; load: LoadSummary }> = [];
+  for (const workUs of FLOOR_PROBE_WORK_US) {
+    floorWithWork.push({ workUs, load: await benchFloor(settings, baselineBodies.next, workUs) });
+    log();
+  }
   const sale = await benchSale(settings, runTag);
   log();
   log('Session: gateway child process as for SALE, signed POST /api/v1/session (JSON)');
@@ -432,7 +455,7 @@ async function main(): Promise<number> {
     { name: 'open loop 300/s: SALE p99', measured: at(300)?.p99 ?? null, unit: 'ms', comparator: '<=', target: TARGETS.openLoop300P99Ms, verdict: 'MISSED', floor: floorAt(300)?.p99 ?? null },
     { name: 'open loop 1,000/s: SALE p99', measured: at(1000)?.p99 ?? null, unit: 'ms', comparator: '<=', target: TARGETS.openLoop1000P99Ms, verdict: 'MISSED', floor: floorAt(1000)?.p99 ?? null },
     { name: 'throughput SALE / baseline', measured: round(ratio, 3), unit: '', comparator: '>=', target: TARGETS.throughputRatio, verdict: 'MISSED', floor: round(floorRatio, 3) },
-    { name: 'SALE latency p99', measured: sale.load.latencyMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.saleP99Ms, verdict: 'MISSED', floor: floor.latencyMs.p99 },
+    { name: 'SALE latency p99', measured: sale.load.latencyMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.saleP99Ms, verdict: 'MISSED', floor: floor.latencyMs.p99, floorWithWork: floorWithWork.map((f) => f.load.latencyMs.p99) },
     { name: 'projection catch-up after load stops', measured: catchUpMs, unit: 'ms', comparator: '<=', target: TARGETS.catchUpMs, verdict: 'MISSED' },
     { name: 'callback delay p99 (append to arrival)', measured: callbacks.delayMs.p99, unit: 'ms', comparator: '<=', target: TARGETS.callbackDelayP99Ms, verdict: 'MISSED' },
     { name: 'replay, full rebuild', measured: replay.eventsPerSecond, unit: 'events/s', comparator: '>=', target: REPLAY_TARGET_EVENTS_PER_SECOND, verdict: 'MISSED' },
@@ -493,7 +516,17 @@ async function main(): Promise<number> {
   );
   log();
   // The floor column: the same figure for floor-server.ts. A target the floor misses too cannot be
-  // met on this machine by any design that keeps the durability rules.
+  // met on this machine by any design that keeps the durability rules; one the floor meets only
+  // without a few microseconds of work per SALE cannot be met by a gateway either.
+  const withUnit = (value: number, unit: string) => `${value}${unit ? ` ${unit}` : ''}`;
+  const floorCell = (t: Target): string => {
+    if (t.floor === undefined || t.floor === null) return '';
+    const bare = `${withUnit(t.floor, t.unit)} (${verdict(t.floor, t.comparator, t.target) === 'MET' ? 'reachable' : 'floor misses it too'})`;
+    if (!t.floorWithWork?.length) return bare;
+    const missed = t.floorWithWork.filter((v) => verdict(v, t.comparator, t.target) === 'MISSED').length;
+    const figures = `${t.floorWithWork.join(' / ')}${t.unit ? ` ${t.unit}` : ''}`;
+    return `${bare}; with ${FLOOR_PROBE_WORK_US.join(' / ')} µs of work per SALE ${figures} (${missed === 0 ? 'reachable' : `${missed} of ${t.floorWithWork.length} miss it`})`;
+  };
   const tRows = [
     ['target', 'measured', 'target', 'verdict', 'durability floor'],
     ...targets.map((t) => [
@@ -501,7 +534,7 @@ async function main(): Promise<number> {
       t.skipped ?? (t.measured === null ? 'not measured' : `${t.measured}${t.unit ? ` ${t.unit}` : ''}`),
       `${t.comparator} ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
       t.verdict,
-      t.floor === undefined || t.floor === null ? '' : `${t.floor}${t.unit ? ` ${t.unit}` : ''} (${verdict(t.floor, t.comparator, t.target) === 'MET' ? 'reachable' : 'floor misses it too'})`,
+      floorCell(t),
     ]),
   ];
   const tw = tRows[0].map((_, c) => Math.max(...tRows.map((r) => r[c].length)));
@@ -545,7 +578,12 @@ async function main(): Promise<number> {
       maxErrorRate: MAX_ERROR_RATE,
     },
     baseline: loadJson(baseline),
-    durabilityFloor: { ...loadJson(floor), ratioToBaseline: round(floorRatio, 3), openLoop: floorLatency.map((l) => ({ rate: l.rate, startup: l.startup, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })) },
+    durabilityFloor: {
+      ...loadJson(floor),
+      ratioToBaseline: round(floorRatio, 3),
+      withWork: floorWithWork.map((f) => ({ workPerSaleUs: f.workUs, ...loadJson(f.load) })),
+      openLoop: floorLatency.map((l) => ({ rate: l.rate, startup: l.startup, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })),
+    },
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
     openLoop: latency.map((l) => ({ rate: l.rate, startup: l.startup, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms, cpuMsPerRequest: l.cpu })),
     postgres: postgres && { sale: loadJson(postgres.sale), appends: postgres.appends },
