@@ -519,21 +519,20 @@ async function main(): Promise<number> {
   // the swap, perfectly overlapped). A target the floor misses too cannot be met on this machine by
   // any design that keeps the durability rules; one the floor meets only without a few microseconds
   // of work per SALE cannot be met by a gateway either.
-  const withUnit = (value: number, unit: string) => `${value}${unit ? ` ${unit}` : ''}`;
+  const withUnit = (value: number | string, unit: string) => `${value}${unit ? ` ${unit}` : ''}`;
   const floorCell = (t: Target): string => {
     if (t.floor === undefined || t.floor === null) return '';
     const bare = `${withUnit(t.floor, t.unit)} (${verdict(t.floor, t.comparator, t.target) === 'MET' ? 'reachable' : 'floor misses it too'})`;
     if (!t.floorWithWork?.length) return bare;
     const missed = t.floorWithWork.filter((v) => verdict(v, t.comparator, t.target) === 'MISSED').length;
-    const figures = `${t.floorWithWork.join(' / ')}${t.unit ? ` ${t.unit}` : ''}`;
-    return `${bare}; with ${FLOOR_PROBE_WORK_US.join(' / ')} µs of work per SALE ${figures} (${missed === 0 ? 'reachable' : `${missed} of ${t.floorWithWork.length} miss it`})`;
+    return `${bare}; with ${FLOOR_PROBE_WORK_US.join(' / ')} µs of work per SALE ${withUnit(t.floorWithWork.join(' / '), t.unit)} (${missed === 0 ? 'reachable' : `${missed} of ${t.floorWithWork.length} miss it`})`;
   };
   const tRows = [
     ['target', 'measured', 'target', 'verdict', 'floor'],
     ...targets.map((t) => [
       t.name,
-      t.skipped ?? (t.measured === null ? 'not measured' : `${t.measured}${t.unit ? ` ${t.unit}` : ''}`),
-      `${t.comparator} ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
+      t.skipped ?? (t.measured === null ? 'not measured' : withUnit(t.measured, t.unit)),
+      `${t.comparator} ${withUnit(t.target, t.unit)}`,
       t.verdict,
       floorCell(t),
     ]),
