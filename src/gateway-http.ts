@@ -76,6 +76,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
   const { merchants, payments, payouts, schedules, checkout, wallets, clock, testClock, notifier, sandboxApm } = gateway;
   const { key, realClock, sandboxClock, connectors, notificationUrls, callbackOverview, ledgerReports, paymentSearch, sandboxSecret, sandboxApmSecret } = parts;
   const queries = s2sStatusQueries(readModels);
+  const connectorNames = connectors.all().map((c) => c.name);
   // Real time, never the sandbox's movable clock: moving that must not lift a lockout.
   const authThrottle = new AuthThrottle(config.authFailures, { clock: realClock, logger });
   // Each operator feature adds its `/admin` routes here.
@@ -115,7 +116,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
     callbackBlockPolicy: config.callbacks.blockPolicy,
     redeliver: (deliveryId: string, requestedBy: string) => requestRedelivery({ store, clock, notifier }, deliveryId, requestedBy),
     merchants,
-    connectorNames: connectors.all().map((c) => c.name),
+    connectorNames,
     ledger: ledgerReports,
     chains: readModels.schedules,
     chainReport: (chainId: string) => chainReport(store, chainId),
@@ -189,7 +190,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
         }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
-      (router) => registerNotificationRoutes(router, { payments, connectorNames: connectors.all().map((c) => c.name), throttle: authThrottle }),
+      (router) => registerNotificationRoutes(router, { payments, connectorNames, throttle: authThrottle }),
       // The sandbox APM provider's page exists only where that provider does.
       (router) => {
         if (sandboxApm) registerSandboxProviderRoutes(router, { provider: sandboxApm, secret: sandboxApmSecret, baseUrl: config.publicBaseUrl });
