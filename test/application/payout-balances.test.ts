@@ -86,6 +86,17 @@ describe('Payout balances remembered while another process appends', function ()
     expect(await new PayoutBalances(store).balance(M, C)).to.deep.equal(result);
   });
 
+  it('releases the hold of a payout the provider declined, though the feeder never saw the hold placed', async function () {
+    // The api side placed the hold; the feeder remembers the balance from before it.
+    await hold('payout-1', 1_000);
+    position += 1;
+    const declined: FedMovement = { position: String(position), paymentId: 'payout-1', eventId: 'event-declined', eventType: 'PaymentDeclined', effect: 'payout_declined', amount: 0 };
+    const { newEvents, state } = await feed(declined);
+    expect(newEvents.map((e) => e.type)).to.deep.equal(['PayoutMovementsRecorded']);
+    expect(state).to.include({ held: 0 });
+    expect(await new PayoutBalances(store).balance(M, C)).to.include({ held: 0, available: 5_000 });
+  });
+
   it('reads the whole stream when it remembers nothing of it', async function () {
     const { result, read } = await eventsReadBy(() => new PayoutBalances(store).balance(M, C));
     expect(result.available).to.equal(5_000);

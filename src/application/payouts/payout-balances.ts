@@ -6,8 +6,9 @@
  * - within a process they take turns (one queue per stream): concurrent holds never conflict there;
  * - across processes the append's expected version decides: a loser reloads and decides again on
  *   what the winner left, after a short randomised pause, as often as it takes (bounded);
- * - a refusal (insufficient balance) decided on a state remembered from an earlier command is
- *   checked once more on the stream itself, so a top-up made by another process is never missed;
+ * - a refusal (insufficient balance) or an empty decision taken on a state remembered from an
+ *   earlier command is checked once more on the stream itself, so a top-up or a hold made by another
+ *   process is never missed (an empty decision appends nothing, so no version check would say so);
  * - a remembered state that turns out stale is brought up to date with only the events appended
  *   since its version. The feeder appends to a busy merchant's stream a few times a second for as
  *   long as it sells, so folding the whole stream again would cost more with every day, on the
@@ -121,7 +122,17 @@ export class PayoutBalances {
         }
         throw error;
       }
-      if (newEvents.length === 0) return { state: current.state, newEvents };
+      if (newEvents.length === 0) {
+        // Nothing to record on what this process remembered may only mean it has not seen what
+        // another process appended: a payout's decline finds no hold in a state from before the
+        // hold was placed, and an empty decision appends nothing that a version check could refuse.
+        if (!fresh) {
+          current = await this.load(balance, current);
+          fresh = true;
+          continue;
+        }
+        return { state: current.state, newEvents };
+      }
       const events = newEvents.map((e) => toNewEvent(e, payoutBalanceDecider.schemaVersion, metadata));
       try {
         const result = await this.store.append(streamId, events, current.version === null ? NO_STREAM : exactly(current.version));
