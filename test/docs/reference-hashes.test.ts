@@ -1,26 +1,33 @@
 /**
  * The worked examples of docs/reference/hashes.md are the gateway's own numbers: each `hash-example`
  * block is read from the page, every step is recomputed (parts → concatenation → ASCII upper case
- * → md5 → sha1), and the result is recomputed with the formula functions the gateway uses
- * (src/domain/signatures.ts, src/domain/callback/callback-encoding.ts).
+ * → the password appended where the formula appends it after upper-casing → md5 → sha1), and the
+ * result is recomputed with the formula functions the gateway uses (src/domain/signatures.ts,
+ * src/domain/callback/callback-encoding.ts): card, wallet, APM and payout requests and callbacks.
  */
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import {
+  apmCallbackBodyHash,
+  apmCreditvoidHash,
+  apmSaleHash,
+  apmTransIdHash,
   asciiUpper,
   checkoutCallbackHash,
   checkoutHash,
   createScheduleHash,
+  credit2VirtualHash,
   md5hex,
   orderIdHash,
+  payoutCallbackHash,
   s2sCardCallbackHash,
   s2sCardPaymentHash,
   saleCardHash,
   saleTokenHash,
   scheduleIdHash,
   sha1hex,
-  strrev,
   transIdHash,
+  walletSaleHash,
 } from '../../src/domain/signatures';
 import { callbackSignatureHeader, verifyCallbackSignature } from '../../src/domain/callback/callback-encoding';
 import { fencedBlocks, readDoc } from './markdown';
@@ -28,7 +35,7 @@ import { fencedBlocks, readDoc } from './markdown';
 const PAGE = 'docs/reference/hashes.md';
 
 /** Lines that describe the computation rather than its input. */
-const STEPS = new Set(['formula', 'parts', 'concatenated', 'uppercased', 'md5', 'sha1', 'result']);
+const STEPS = new Set(['formula', 'parts', 'concatenated', 'uppercased', 'appended', 'md5', 'sha1', 'result']);
 
 interface Example {
   line: number;
@@ -78,6 +85,20 @@ function gatewayResult(example: Example): string {
       return s2sCardPaymentHash({ payerEmail: optionalEmail, password, transId: input.trans_id, cardMask: input.card });
     case 's2s-callback-card-token':
       return s2sCardCallbackHash({ payerEmail: optionalEmail, password, transId: input.trans_id, cardToken: input.card_token });
+    case 'wallet-sale':
+      return walletSaleHash({ payerEmail: optionalEmail, password });
+    case 'apm-sale':
+      return apmSaleHash({ identifier: input.identifier, orderId: input.order_id, orderAmount: input.order_amount, orderCurrency: input.order_currency, password });
+    case 'apm-trans-id':
+      return apmTransIdHash(input.trans_id, password);
+    case 'apm-creditvoid':
+      return apmCreditvoidHash(input.trans_id, password);
+    case 'apm-callback':
+      return apmCallbackBodyHash(example.steps.body, password);
+    case 'credit2virtual':
+      return credit2VirtualHash({ orderId: input.order_id, orderAmount: input.order_amount, orderCurrency: input.order_currency, password });
+    case 'payout-callback':
+      return payoutCallbackHash({ transId: input.trans_id, orderId: input.order_id, status: input.status, password });
     case 'checkout-callback':
       return checkoutCallbackHash({
         id: input.id,
@@ -106,6 +127,10 @@ describe('Docs: the worked hash examples match the gateway', () => {
   it('Given the page, then it works through every formula the gateway uses', () => {
     expect([...new Set(all.map((e) => e.formula))].sort()).to.deep.equal(
       [
+        'apm-callback',
+        'apm-creditvoid',
+        'apm-sale',
+        'apm-trans-id',
         'checkout-callback',
         'checkout-card-credit',
         'checkout-payment-amount',
@@ -114,6 +139,8 @@ describe('Docs: the worked hash examples match the gateway', () => {
         'checkout-schedule-create',
         'checkout-schedule-id',
         'checkout-session',
+        'credit2virtual',
+        'payout-callback',
         's2s-callback-card',
         's2s-callback-card-token',
         's2s-create-schedule',
@@ -122,6 +149,7 @@ describe('Docs: the worked hash examples match the gateway', () => {
         's2s-sale-card-token',
         's2s-schedule-id',
         's2s-trans-id',
+        'wallet-sale',
         'x-signature',
       ].sort(),
     );
@@ -132,7 +160,10 @@ describe('Docs: the worked hash examples match the gateway', () => {
       const at = `${PAGE}:${e.line} (${e.formula})`;
       expect(e.steps.parts.split(' + ').join(''), `${at} parts`).to.equal(e.steps.concatenated);
       expect(asciiUpper(e.steps.concatenated), `${at} uppercased`).to.equal(e.steps.uppercased);
-      expect(md5hex(e.steps.uppercased), `${at} md5`).to.equal(e.steps.md5);
+      const { password } = Object.fromEntries(e.inputs);
+      // Formulas that append the password after upper-casing say so with an `appended` step.
+      if (e.steps.appended !== undefined) expect(e.steps.appended, `${at} appended`).to.equal(e.steps.uppercased + password);
+      expect(md5hex(e.steps.appended ?? e.steps.uppercased), `${at} md5`).to.equal(e.steps.md5);
       if (e.steps.sha1 !== undefined) {
         expect(sha1hex(e.steps.md5), `${at} sha1`).to.equal(e.steps.sha1);
         expect(e.steps.result, `${at} result`).to.equal(e.steps.sha1);
@@ -169,27 +200,22 @@ describe('Docs: the worked hash examples match the gateway', () => {
     expect(verifyCallbackSignature(password, e.steps.body, e.steps.result, t)).to.equal(true);
   });
 
-  describe('planned formulas (not built yet): the vectors on the page follow the formulas as the page states them', () => {
+  it('Given the test vectors table, then each result is the result of a worked example of its formula', () => {
+    // The first example of each formula is its vector.
+    const results = new Map([...hashExamples].reverse().map((e) => [e.formula, e.steps.result]));
     const page = readDoc(PAGE);
-    const password = '13a4822c5907ed235f3a068c76184fc3';
+    const table = page.slice(page.indexOf('## Test vectors'), page.indexOf('## Computing hashes'));
+    for (const formula of ['s2s-sale-card', 'apm-callback', 'payout-callback']) {
+      expect(table, formula).to.include('`' + results.get(formula) + '`');
+    }
+  });
 
-    it('Given the payout callback vector, then md5(upper(strrev(trans_id + order_id + status)) + password) gives it', () => {
-      const reversed = asciiUpper(strrev('c3b0f6a2-7d5e-11ef-9f3a-0242ac120002' + 'ORDER-2001' + 'SETTLED'));
-      const result = md5hex(Buffer.concat([reversed, Buffer.from(password)]));
-      expect(result).to.equal('2e9ad43836d4fbae5059662854083dd4');
-      expect(page).to.include(result);
-    });
-
-    it('Given the APM callback vector, then values reversed, names sorted, password appended, all upper-cased, md5 gives it', () => {
-      const body =
-        'action=SALE&result=SUCCESS&status=SETTLED&order_id=ORDER-1001&trans_id=c3b0f6a2-7d5e-11ef-9f3a-0242ac120002&trans_date=2025-03-01+12%3A00%3A00&descriptor=SANDBOX&amount=10.00&currency=USD&custom_data%5Bclient%5D=abc&custom_data%5Bbasket%5D=42';
-      expect(page).to.include(body);
-      // Names sorted level by level; with these names that is the byte order of the flattened names.
-      const fields = [...new URLSearchParams(body)].filter(([name]) => name !== 'hash').sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-      const input = Buffer.concat([...fields.map(([, value]) => strrev(value)), Buffer.from(password)]);
-      const result = md5hex(asciiUpper(input));
-      expect(result).to.equal('18922d38039c11030f448594b8c5bf5a');
-      expect(page).to.include(result);
-    });
+  it('Given the APM callback example, then its body is a callback body the gateway signs with that result', () => {
+    const e = hashExamples.find((x) => x.formula === 'apm-callback')!;
+    expect(e.steps.body).to.match(/^action=SALE&/);
+    expect(e.steps.body).not.to.match(/(^|&)hash=/);
+    const signed = `${e.steps.body}&hash=${e.steps.result}`;
+    expect(readDoc(PAGE)).to.include(`&hash=${e.steps.result}`);
+    expect(apmCallbackBodyHash(signed, Object.fromEntries(e.inputs).password)).to.equal(e.steps.result);
   });
 });
