@@ -161,6 +161,22 @@ async function listen(p: Parsed, json: boolean): Promise<number> {
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) throw usageError(callbacksHelp, '--port must be a port number (0 picks a free one)', 'listen');
   const merchantText = flag(p, 'merchant');
   const merchantId = merchantText === undefined ? undefined : uuid(merchantText, '--merchant');
+  // From here until the merchant's URL is back, Ctrl-C (or SIGTERM) only asks to stop, however many
+  // arrive and whenever: a signal that found no handler would end the process with the URL pointing here.
+  let stopAsked!: () => void;
+  const stop = new Promise<void>((resolve) => (stopAsked = resolve));
+  const onSignal = () => stopAsked();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await listenUntilStopped(merchantId, Number(portText), json, stop);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+async function listenUntilStopped(merchantId: string | undefined, port: number, json: boolean, stop: Promise<void>): Promise<number> {
   const account = merchantId
     ? await withGateway(async (g) => g.merchants.accountById(merchantId))
     : undefined;
@@ -169,9 +185,12 @@ async function listen(p: Parsed, json: boolean): Promise<number> {
     return 1;
   }
   const listener = await startCallbackListener({
-    port: Number(portText),
+    port,
     password: account?.password,
     onCallback: (c) => process.stdout.write(json ? `${JSON.stringify(c)}\n` : `${describeCallback(c)}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new UsageError(`Port ${port} on 127.0.0.1 is in use: choose another with --port P (--port 0 picks a free one)`);
+    throw error;
   });
   const previousUrl = account?.notificationUrl ?? null;
   try {
@@ -191,14 +210,7 @@ async function listen(p: Parsed, json: boolean): Promise<number> {
   }
   process.stderr.write(`${lines.join('\n')}\n\n`);
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  // A second Ctrl-C (a terminal and a launcher may both pass one on) must not cut the restore short.
-  const ignore = () => undefined;
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
+  await stop;
   await listener.close();
   if (merchantId) {
     await setNotificationUrl(merchantId, previousUrl);
