@@ -15,6 +15,8 @@ import type { SchemaDb } from '../projection-module';
 // A payout's settlement takes from merchant_receivable (amount < 0): it is a payout, never a sale.
 const settledLine = `account = 'merchant_receivable' and event_type in ('PaymentSettled', 'CaptureSucceeded') and direction > 0`;
 const payoutLine = `account = 'paid_out'`;
+// An operator's top-up of the payout balance: money brought in to pay out, never a sale.
+const topUpLine = `account = 'topped_up'`;
 // Approval rates are about payers' payments: a payout (kind credit) is the merchant paying out.
 const notPayout = `kind <> 'credit'`;
 const refundLine = `account = 'merchant_receivable' and event_type = 'RefundSucceeded'`;
@@ -38,9 +40,11 @@ export const LEDGER_VIEWS: Readonly<Record<string, string>> = {
       ${sumWhere(voidLine, '-')} as voided_amount,
       ${sumWhere(`account = 'merchant_receivable'`)} as net_amount,
       ${linesWhere(payoutLine)} as payout_count,
-      ${sumWhere(payoutLine)} as paid_out_amount
+      ${sumWhere(payoutLine)} as paid_out_amount,
+      ${linesWhere(topUpLine)} as top_up_count,
+      ${sumWhere(topUpLine, '-')} as topped_up_amount
     from ledger_daily_totals
-    where account in ('merchant_receivable', 'paid_out')
+    where account in ('merchant_receivable', 'paid_out', 'topped_up')
     group by merchant_id, currency, day`,
   v_approval_rate: `
     select merchant_id, currency,

@@ -1,6 +1,6 @@
 /**
- * The ledger: every money movement of a payment as a balanced posting set (one per event, keyed by
- * the event id), per merchant and currency. What each event posts is decided by the pure rules in
+ * The ledger: every money movement of a payment, and every operator's top-up of a merchant's payout
+ * balance, as a balanced posting set (one per event, keyed by the event id), per merchant and currency. What each event posts is decided by the pure rules in
  * src/domain/ledger/posting-rules.ts; this file only loads what they need to remember about each
  * payment (`ledger_payments`), runs them over the batch and writes the result.
  *
@@ -9,8 +9,9 @@
  */
 import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../../src/application/ports/event-store';
-import { type LedgerPayment, postEvent } from '../../src/domain/ledger/posting-rules';
+import { type LedgerPayment, postEvent, postTopUp } from '../../src/domain/ledger/posting-rules';
 import type { PaymentKind } from '../../src/domain/payment/events';
+import type { PayoutBalanceToppedUp } from '../../src/domain/payouts/balance-events';
 import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
 import { asPaymentEvent, isPaymentEvent, paymentsContinuedIn } from '../payment-events';
 import type { LedgerDailyDecisionsTable, LedgerDailyTotalsTable, LedgerPaymentsTable, LedgerPostingsTable, LedgerTables } from './tables';
@@ -103,12 +104,14 @@ function paymentRowOf(p: LedgerPayment): PaymentRow {
   };
 }
 
+const isTopUp = (event: StoredEvent): boolean => event.type === 'PayoutBalanceToppedUp';
+
 /** Posts every money movement of the batch and remembers what the posting rules need per payment. */
 export async function applyToLedger(trx: Transaction<LedgerTables>, events: StoredEvent[]): Promise<void> {
-  const relevant = events.filter(isPaymentEvent);
+  const relevant = events.filter((event) => isPaymentEvent(event) || isTopUp(event));
   if (relevant.length === 0) return;
 
-  const toLoad = paymentsContinuedIn(relevant);
+  const toLoad = paymentsContinuedIn(relevant.filter(isPaymentEvent));
   const payments = new Map<string, LedgerPayment>();
   for (const part of chunked(toLoad, 5_000)) {
     const rows = await trx.selectFrom('ledger_payments').selectAll().where('payment_id', 'in', part).execute();
@@ -119,6 +122,10 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
   const postings: PostingRow[] = [];
   const decisions: DecisionsRow[] = [];
   for (const stored of relevant) {
+    if (isTopUp(stored)) {
+      postings.push(...topUpPostings(stored));
+      continue;
+    }
     const event = asPaymentEvent(stored);
     const id = event.data.paymentId;
     const before = payments.get(id) ?? null;
@@ -157,6 +164,27 @@ export async function applyToLedger(trx: Transaction<LedgerTables>, events: Stor
   await addToDailyTotals(trx, postings);
   // Each decision is counted once, behind the checkpoint's compare-and-set.
   await upsertRows(trx, DECISIONS_UPSERT, decisions);
+}
+
+/**
+ * A top-up's posting set. It is no payment's: `payment_id` is empty and `operation_id` names the
+ * top-up, so a payment's postings never include it.
+ */
+function topUpPostings(stored: StoredEvent): PostingRow[] {
+  const data = stored.data as unknown as PayoutBalanceToppedUp['data'];
+  return postTopUp(data).map((line, index) => ({
+    posting_set_id: stored.id,
+    line: index,
+    merchant_id: data.merchantId,
+    currency: data.currency,
+    account: line.account,
+    amount: line.amount,
+    payment_id: '',
+    operation_id: data.topUpId,
+    event_type: stored.type,
+    event_position: stored.position,
+    occurred_at: data.toppedUpAt,
+  }));
 }
 
 /** A decided payment as one payment of its day's decisions; the upsert adds it to the day's count. */

@@ -16,8 +16,9 @@ export interface LedgerPostingsTable {
   account: string;
   /** Signed minor units: positive adds to the account's balance, negative takes from it. */
   amount: number;
+  /** The payment; empty for a top-up of the payout balance, which is no payment's. */
   payment_id: string;
-  /** Capture, void, refund or reversal id; null for the payment's own sale or authorization. */
+  /** Capture, void, refund, reversal or top-up id; null for the payment's own sale or authorization. */
   operation_id: string | null;
   event_type: string;
   event_position: PositionColumn;
@@ -84,11 +85,14 @@ export interface DailyVolumeView {
   refunded_amount: ViewColumn<number>;
   void_count: ViewColumn<number>;
   voided_amount: ViewColumn<number>;
-  /** settled - refunded - voided - paid out: the day's change of merchant_receivable. */
+  /** settled - refunded - voided - paid out + topped up: the day's change of merchant_receivable. */
   net_amount: ViewColumn<number>;
   /** Payouts settled that day (CREDIT2VIRTUAL, card credits), and their sum (positive). */
   payout_count: ViewColumn<number>;
   paid_out_amount: ViewColumn<number>;
+  /** Operators' top-ups of the payout balance that day, and their sum (positive). */
+  top_up_count: ViewColumn<number>;
+  topped_up_amount: ViewColumn<number>;
 }
 
 export interface ApprovalRateView {

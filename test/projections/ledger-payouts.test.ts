@@ -5,6 +5,10 @@
  * its own columns (`payout_count`, `paid_out_amount`), never as a sale, a refund or a void.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { verifyProjections } from '../../projections/rebuild';
+import { ANY } from '../../src/application/ports/event-store';
+import { PAYOUT_BALANCE_EVENT_SCHEMA_VERSION, payoutBalanceStreamId, type PayoutBalanceToppedUp } from '../../src/domain/payouts/balance-events';
 import { LedgerReportQueries, ledgerBalances, paymentLedger, unbalancedPostingSets, zeroBalances } from '../../projections/ledger/queries';
 import type { PaymentEvent, PaymentInitiated } from '../../src/domain/payment/events';
 import { T0, T1, T2, appendPaymentEvents, creditVoid, paymentDeclined, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
@@ -84,5 +88,56 @@ forEachDialect('ledger projection: payouts', (fixture) => {
     expect(overall).to.include({ approved_count: 1, declined_count: 0, approval_rate: 1 });
     const daily = await fixture().db.selectFrom('v_approval_rate_daily').selectAll().where('merchant_id', '=', 'm-pay').execute();
     expect(daily.map((r) => [r.approved_count, r.declined_count])).to.deep.equal([[1, 0]]);
+  });
+
+  describe('top-ups of the payout balance', function () {
+    const T_TOP_UP = '2024-05-01T09:00:00.000Z';
+    async function toppedUp(amount: number, topUpId = randomUUID()): Promise<PayoutBalanceToppedUp['data']> {
+      const data: PayoutBalanceToppedUp['data'] = { merchantId: 'm-pay', currency: 'GHS', topUpId, amount, note: 'float', toppedUpAt: T_TOP_UP };
+      await fixture().store.append(
+        payoutBalanceStreamId('m-pay', 'GHS'),
+        [{ id: randomUUID(), type: 'PayoutBalanceToppedUp', schemaVersion: PAYOUT_BALANCE_EVENT_SCHEMA_VERSION, data: { ...data }, metadata: {} }],
+        ANY,
+      );
+      return data;
+    }
+
+    it('Given a top-up and a payout it funded, Then the top-up posts topped_up -T and merchant_receivable +T, and the receivable is what is left', async () => {
+      const top = await toppedUp(5_000);
+      const settled = payout(2_500);
+      await given([settled, paymentSettled(settled.data.paymentId, { amount: 2_500, settledAt: T2 })]);
+      const rows = await ledgerBalances(fixture().db, { merchantId: 'm-pay', currency: 'GHS' });
+      expect(Object.fromEntries(rows.map((r) => [r.account, r.balance]))).to.deep.equal({
+        merchant_receivable: 5_000 - 2_500,
+        paid_out: 2_500,
+        topped_up: -5_000,
+      });
+      const postings = await fixture()
+        .db.selectFrom('ledger_postings')
+        .select(['line', 'account', 'amount', 'payment_id', 'operation_id', 'event_type', 'occurred_at'])
+        .where('event_type', '=', 'PayoutBalanceToppedUp')
+        .orderBy('line')
+        .execute();
+      expect(postings.map((p) => ({ ...p, amount: Number(p.amount) }))).to.deep.equal([
+        { line: 0, account: 'topped_up', amount: -5_000, payment_id: '', operation_id: top.topUpId, event_type: 'PayoutBalanceToppedUp', occurred_at: T_TOP_UP },
+        { line: 1, account: 'merchant_receivable', amount: 5_000, payment_id: '', operation_id: top.topUpId, event_type: 'PayoutBalanceToppedUp', occurred_at: T_TOP_UP },
+      ]);
+    });
+
+    it('Given top-ups, Then v_daily_volume counts them in top_up_count and topped_up_amount, never as settled, and net_amount adds them', async () => {
+      await toppedUp(5_000);
+      await toppedUp(1_000);
+      const settled = payout(2_500);
+      await given([settled, paymentSettled(settled.data.paymentId, { amount: 2_500, settledAt: T2 })]);
+      const rows = await fixture().db.selectFrom('v_daily_volume').selectAll().where('merchant_id', '=', 'm-pay').execute();
+      expect(rows).to.have.length(1);
+      expect(rows[0]).to.include({ settled_count: 0, settled_amount: 0, payout_count: 1, paid_out_amount: 2_500, top_up_count: 2, topped_up_amount: 6_000, net_amount: 6_000 - 2_500 });
+    });
+
+    it('Given top-ups, Then projections verify replays them to the same postings', async () => {
+      await toppedUp(5_000);
+      await given([sale(1_000)]);
+      expect(await verifyProjections({ store: fixture().store, db: fixture().db })).to.deep.equal([]);
+    });
   });
 });

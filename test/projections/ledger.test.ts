@@ -393,15 +393,15 @@ forEachDialect('ledger projection', (fixture) => {
       expect(rows).to.deep.equal([
         {
           merchant_id: 'm-a', currency: 'EUR', day: DAY1,
-          settled_count: 2, settled_amount: 4000, refund_count: 0, refunded_amount: 0, void_count: 0, voided_amount: 0, net_amount: 4000, payout_count: 0, paid_out_amount: 0,
+          settled_count: 2, settled_amount: 4000, refund_count: 0, refunded_amount: 0, void_count: 0, voided_amount: 0, net_amount: 4000, payout_count: 0, paid_out_amount: 0, top_up_count: 0, topped_up_amount: 0,
         },
         {
           merchant_id: 'm-a', currency: 'EUR', day: DAY2,
-          settled_count: 1, settled_amount: 4000, refund_count: 1, refunded_amount: 1500, void_count: 1, voided_amount: 1000, net_amount: 1500, payout_count: 0, paid_out_amount: 0,
+          settled_count: 1, settled_amount: 4000, refund_count: 1, refunded_amount: 1500, void_count: 1, voided_amount: 1000, net_amount: 1500, payout_count: 0, paid_out_amount: 0, top_up_count: 0, topped_up_amount: 0,
         },
         {
           merchant_id: 'm-b', currency: 'JPY', day: DAY2,
-          settled_count: 1, settled_amount: 700, refund_count: 0, refunded_amount: 0, void_count: 0, voided_amount: 0, net_amount: 700, payout_count: 0, paid_out_amount: 0,
+          settled_count: 1, settled_amount: 700, refund_count: 0, refunded_amount: 0, void_count: 0, voided_amount: 0, net_amount: 700, payout_count: 0, paid_out_amount: 0, top_up_count: 0, topped_up_amount: 0,
         },
       ]);
     });

@@ -13,7 +13,8 @@
  *      payments decided that day;
  *   4. `projections verify` finds no difference between the read models and a replay;
  *   5. every payout balance, once fed, was never negative and agrees with the ledger: what it
- *      received from sales minus what it paid out is the ledger's merchant_receivable.
+ *      received from sales plus its top-ups minus what it paid out is the ledger's
+ *      merchant_receivable, and its top-ups are what the ledger's topped_up took.
  *
  * The seed is fixed (LEDGER_PROPERTY_SEED overrides it); a failure prints it with the shrunk path.
  */
@@ -459,7 +460,11 @@ async function checkInvariants(world: World): Promise<void> {
   // 5. Payout balances: never negative, event by event, and in step with the ledger once fed.
   await world.payouts.feedBalances();
   const receivable = new Map<string, number>();
-  for (const b of await ledgerBalances(db)) if (b.account === 'merchant_receivable') receivable.set(`${b.merchantId} ${b.currency}`, b.balance);
+  const toppedUp = new Map<string, number>();
+  for (const b of await ledgerBalances(db)) {
+    if (b.account === 'merchant_receivable') receivable.set(`${b.merchantId} ${b.currency}`, b.balance);
+    if (b.account === 'topped_up') toppedUp.set(`${b.merchantId} ${b.currency}`, b.balance);
+  }
   for (const merchant of world.merchants) {
     for (const currency of CURRENCIES) {
       let state = payoutBalanceDecider.initialState();
@@ -469,7 +474,8 @@ async function checkInvariants(world: World): Promise<void> {
       }
       const balance = await world.payouts.balance(merchant.id, currency);
       const key = `${merchant.id} ${currency}`;
-      expect(balance.received - balance.paidOut, `payout balance against the ledger, ${key}`).to.equal(receivable.get(key) ?? 0);
+      expect(balance.received + balance.toppedUp - balance.paidOut, `payout balance against the ledger, ${key}`).to.equal(receivable.get(key) ?? 0);
+      expect(balance.toppedUp, `topped up, ${key}`).to.equal(-(toppedUp.get(key) ?? 0));
       expect(balance.paidOut, `paid out, ${key}`).to.equal(expected.get(key)?.paidOut ?? 0);
     }
   }
@@ -522,6 +528,7 @@ describe('ledger properties (random command sequences through the payment servic
       'PaymentAuthorized',
       'PaymentSettled',
       'PaymentVoided',
+      'PayoutBalanceToppedUp',
       'RefundSucceeded',
     ]);
     // Alternative-method payments went every way too: decided at once or by notification, held,

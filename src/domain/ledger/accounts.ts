@@ -10,14 +10,16 @@
  *           settled and is owed to the merchant).
  * And one account of its own for payouts (CREDIT2VIRTUAL, card credits): `paid_out`, money that left
  * `merchant_receivable` for payees, so analysts see payouts apart from refunds and voids.
- * External accounts mirror the outside world, so their balances are normally negative; `paid_out`
- * mirrors the payees' side and grows positive.
+ * And one for operators' top-ups of a merchant's payout balance: `topped_up`, money brought in from
+ * outside the payments to fund payouts, which adds to `merchant_receivable`.
+ * External accounts mirror the outside world, so their balances are normally negative (`topped_up`
+ * is minus what was brought in); `paid_out` mirrors the payees' side and grows positive.
  */
 
-export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable', 'paid_out'] as const;
+export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable', 'paid_out', 'topped_up'] as const;
 
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds', 'paid_out']);
+export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds', 'paid_out', 'topped_up']);
 
 export const isLedgerAccount = (value: string): value is LedgerAccount => (LEDGER_ACCOUNTS as readonly string[]).includes(value);

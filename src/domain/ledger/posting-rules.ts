@@ -60,6 +60,18 @@ const hold = (placed: number): PostingLine[] => [
   { account: 'authorized_holds', amount: placed },
 ];
 
+/**
+ * An operator's top-up of the merchant's payout balance (`PayoutBalanceToppedUp`, on the stream
+ * `payout-balance-<merchant>-<currency>`): money brought in from outside the payments, which the
+ * merchant may pay out. It is no payment's, so it posts by itself, dated when it was made.
+ */
+export function postTopUp(topUp: { amount: number }): PostingLine[] {
+  return nonZero([
+    { account: 'topped_up', amount: -topUp.amount },
+    { account: 'merchant_receivable', amount: topUp.amount },
+  ]);
+}
+
 /** Lines of zero move nothing and would only clutter the postings. */
 const nonZero = (lines: PostingLine[]): PostingLine[] => lines.filter((line) => line.amount !== 0);
 
