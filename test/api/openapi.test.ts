@@ -2,8 +2,9 @@
  * The OpenAPI document (GET /openapi.json) and its page (GET /docs/api): a valid OpenAPI 3.1
  * document, every route of the app in it (or left out for a stated reason) and every path in it
  * routed, every S2S action of the allowlist described with the schema the server validates it
- * with (SALE in both its shapes, card and APM, and CREDIT2VIRTUAL), and request bodies the document
- * accepts being the ones the server accepts.
+ * with (SALE in both its shapes, card and APM, and CREDIT2VIRTUAL), request bodies the document
+ * accepts being the ones the server accepts, and the callbacks the gateway sends (S2S CARD, S2S APM,
+ * payouts) fitting the webhooks that describe them.
  */
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
@@ -19,7 +20,12 @@ import { parseScheduleCreate } from '../../src/api/schedule-fields';
 import { s2sActions } from '../../src/api/s2s/actions';
 import type { S2sDeps } from '../../src/api/s2s/s2s-action';
 import { createAjv } from '../../src/api/validation';
+import { BRANDS_PATH } from '../../src/api/sdk/pay-session-script';
+import { apmCallbackBodyHash, payoutCallbackHash } from '../../src/domain/signatures';
+import { apmSale } from '../support/apm-client';
+import { CallbackReceiver, type ReceivedCallback } from '../support/callback-receiver';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness';
+import { payout, topUp } from '../support/payout-client';
 
 type Doc = {
   openapi: string;
@@ -280,10 +286,124 @@ describe('OpenAPI document', function () {
     }
   });
 
-  it('Given callbacks, then the document describes them as webhooks with their signature headers', () => {
-    expect(doc.webhooks).to.have.keys('s2sCardCallback', 'checkoutCallback');
-    const s2s = (doc.webhooks.s2sCardCallback as { post: { parameters: { name: string }[] } }).post;
-    expect(s2s.parameters.map((p) => p.name)).to.include.members(['X-Signature', 'X-Delivery-Id', 'X-Delivery-Attempt']);
+  it('Given callbacks, then the document describes each kind as a webhook with its signature headers and hash formula', () => {
+    expect(doc.webhooks).to.have.keys('s2sCardCallback', 's2sApmCallback', 'payoutCallback', 'checkoutCallback');
+    for (const name of Object.keys(doc.webhooks)) {
+      const post = (doc.webhooks[name] as { post: { parameters: { name: string }[] } }).post;
+      expect(post.parameters.map((p) => p.name), name).to.include.members(['X-Signature', 'X-Delivery-Id', 'X-Delivery-Attempt']);
+    }
+    const hashOf = (name: string) => (webhookSchema(name).properties.hash as { description: string }).description;
+    expect(hashOf('payoutCallback')).to.contain('md5(upper(strrev(trans_id + order_id + status)) + password)');
+    expect(hashOf('s2sApmCallback')).to.contain('names sorted at every level in byte order');
+    expect(hashOf('s2sCardCallback')).to.contain('md5(upper(strrev(payer_email) + password + trans_id + strrev(first6 + last4)))');
+  });
+
+  /** The form schema a webhook posts. */
+  function webhookSchema(name: string): { required: string[]; properties: Record<string, unknown> } {
+    const post = (doc.webhooks[name] as { post: { requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> } } }).post;
+    return post.requestBody.content['application/x-www-form-urlencoded'].schema;
+  }
+
+  /** A form body as the webhook's schema reads it: `custom_data[a]=1` is `{custom_data: {a: '1'}}`. */
+  function formObject(body: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of new URLSearchParams(body)) {
+      const [head, ...keys] = name.split(/\[|\]\[|\]$/).filter((k) => k !== '');
+      let node = out;
+      const path = [head, ...keys];
+      path.slice(0, -1).forEach((key) => {
+        node[key] ??= {};
+        node = node[key] as Record<string, unknown>;
+      });
+      node[path[path.length - 1]] = value;
+    }
+    return out;
+  }
+
+  /** What is wrong with a callback the gateway sent, read against the webhook that describes it. */
+  function webhookProblems(name: string, callback: ReceivedCallback): string[] {
+    const schema = webhookSchema(name);
+    const validate = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(validate);
+    const body = formObject(callback.body);
+    const problems = Object.keys(body)
+      .filter((field) => !(field in schema.properties))
+      .map((field) => `${name}: ${field} is sent but not described`);
+    if (!validate.validate(schema, body)) problems.push(...(validate.errors ?? []).map((e) => `${name}: ${e.instancePath || '/'} ${e.message}`));
+    return problems;
+  }
+
+  describe('the callbacks the gateway sends, read against their webhooks', () => {
+    const receiver = new CallbackReceiver();
+    before(async () => {
+      await receiver.start();
+      await t.gateway.notifier.start();
+    });
+    after(() => receiver.stop());
+
+    async function callbacksOf(transId: string, count: number): Promise<ReceivedCallback[]> {
+      const deadline = Date.now() + 10_000;
+      while (receiver.ofTransaction(transId).length < count) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} callback(s) of ${transId}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return receiver.ofTransaction(transId);
+    }
+
+    it("Given an S2S APM payment waiting at its provider's page and one settled at once, both with custom_data, then each callback fits s2sApmCallback and its hash is the APM formula", async () => {
+      const merchant = await t.createMerchant({ notificationUrl: receiver.url });
+      const redirected = await apmSale(t, merchant, { 'custom_data[basket]': 'b-1' });
+      expect(redirected.body, redirected.text).to.include({ result: 'REDIRECT', status: 'REDIRECT' });
+      const settled = await apmSale(t, merchant, { identifier: 'success@gmail.com', 'custom_data[basket]': 'b-2' });
+      expect(settled.body, settled.text).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+      const callbacks = [...(await callbacksOf(redirected.body.trans_id, 1)), ...(await callbacksOf(settled.body.trans_id, 1))];
+      expect(callbacks.map((c) => c.fields.get('result'))).to.deep.equal(['REDIRECT', 'SUCCESS']);
+      for (const callback of callbacks) {
+        expect(webhookProblems('s2sApmCallback', callback)).to.deep.equal([]);
+        expect(callback.fields.get('hash')).to.equal(apmCallbackBodyHash(callback.body, merchant.password));
+      }
+    });
+
+    it('Given a payout paid out and one declined for its balance, then each callback fits payoutCallback and its hash is the payout formula', async () => {
+      const merchant = await t.createMerchant({ notificationUrl: receiver.url });
+      await topUp(t, merchant, 'GHS', 1500);
+      const paid = await payout(t, merchant);
+      expect(paid.body, paid.text).to.include({ result: 'SUCCESS', status: 'SETTLED' });
+      const declined = await payout(t, merchant, { order_amount: '100.00' });
+      expect(declined.body, declined.text).to.include({ result: 'DECLINED', decline_reason: 'Insufficient payout balance' });
+      const callbacks = [...(await callbacksOf(paid.body.trans_id, 1)), ...(await callbacksOf(declined.body.trans_id, 1))];
+      for (const callback of callbacks) {
+        expect(webhookProblems('payoutCallback', callback)).to.deep.equal([]);
+        const f = Object.fromEntries(callback.fields);
+        expect(f.hash).to.equal(payoutCallbackHash({ transId: f.trans_id, orderId: f.order_id, status: f.status, password: merchant.password }));
+      }
+    });
+
+    it('Given an S2S CARD sale with custom_data, then its callback fits s2sCardCallback', async () => {
+      const merchant = await t.createMerchant({ notificationUrl: receiver.url });
+      const sale = await t.sale(merchant, { 'custom_data[ref]': 'r-1' });
+      const [callback] = await callbacksOf(sale.body.trans_id, 1);
+      expect(webhookProblems('s2sCardCallback', callback)).to.deep.equal([]);
+    });
+
+    it('Given a callback with a field its webhook does not describe, then the check names it', async () => {
+      const merchant = await t.createMerchant({ notificationUrl: receiver.url });
+      const sale = await t.sale(merchant);
+      const [callback] = await callbacksOf(sale.body.trans_id, 1);
+      expect(webhookProblems('payoutCallback', callback)).to.include.members(['payoutCallback: descriptor is sent but not described', 'payoutCallback: /action must be equal to constant']);
+    });
+  });
+
+  it("Given the Checkout SDK's brands endpoint, then the document describes it with its two credentials and its answer, and the gateway answers in that shape", async () => {
+    const item = doc.paths[BRANDS_PATH] as unknown as { get: { parameters: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: object }> }> } };
+    expect(item.get.parameters.map((p) => p.name)).to.have.members(['session', 'token']);
+    const refused = await t.request(`${BRANDS_PATH}?session=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`);
+    expect(refused.status).to.equal(400);
+    expect(refused.body.errors).to.deep.equal([{ error_code: 100000, error_message: 'session: The session does not exist.' }]);
+    const schema = item.get.responses['200'].content!['application/json'].schema;
+    const validate = new Ajv2020({ strict: false });
+    expect(validate.validate(schema, { brands: ['googlepay', 'applepay'], simulated: true })).to.equal(true);
+    expect(validate.validate(schema, { brands: ['card'], simulated: true })).to.equal(false);
   });
 
   it('Given /docs/api, then the reference page loads swagger-ui from the gateway itself under a CSP without inline script', async () => {

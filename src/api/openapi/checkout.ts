@@ -15,6 +15,7 @@ import {
 } from '../checkout/schemas';
 import { retrySchema } from '../checkout/retry-route';
 import { processingSchema } from '../hosted-fields/schemas';
+import { BRANDS_PATH } from '../sdk/pay-session-script';
 import { extendObject, toOpenApiSchema } from './json-schema';
 import { descheduleSchema, scheduleCreateSchema, scheduleRefSchema, scheduleUpdateSchema } from './schedule-schemas';
 
@@ -161,6 +162,7 @@ export function addCheckout(doc: { paths: Record<string, unknown>; components: {
       },
     };
   }
+  doc.paths[BRANDS_PATH] = SDK_BRANDS_PATH;
   for (const operation of PROCESSING) {
     doc.paths[`/api/v1/processing/${operation}/card`] = {
       post: {
@@ -181,6 +183,46 @@ export function addCheckout(doc: { paths: Record<string, unknown>; components: {
     };
   }
 }
+
+/**
+ * What the Checkout SDK's `getAvailableBrands()` asks the gateway (src/api/sdk/pay-session-routes.ts):
+ * the wallets a session offers. Credentialed by the session id (or hosted fields token) alone.
+ */
+const SDK_BRANDS_PATH = {
+  get: {
+    operationId: 'sdkAvailableBrands',
+    tags: ['Checkout'],
+    summary: 'The wallets a Checkout session offers (what getAvailableBrands() in /sdk/pay-session.js starts from)',
+    description:
+      "Asked by the Checkout SDK from the merchant's page or the hosted page, cross-origin (Access-Control-Allow-Origin: *), never cached. Give session (the Checkout session's id: the last part of its redirect_url) or token (a hosted fields session token). brands: the wallets the session names in methods, in that order, that the merchant has enabled and a wallet flow can pay; [] once the session is cancelled or expired, and for a hosted fields session. The SDK then keeps those the device can use (all of them when simulated). No hash.",
+    parameters: [
+      { name: 'session', in: 'query', required: false, schema: { type: 'string', format: 'uuid' }, description: "The Checkout session's id. One of session and token is required." },
+      { name: 'token', in: 'query', required: false, schema: { type: 'string', maxLength: 256 }, description: 'A hosted fields session token (POST /api/v1/session/token).' },
+    ],
+    responses: {
+      '200': {
+        description: 'The wallets',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['brands', 'simulated'],
+              properties: {
+                brands: { type: 'array', items: { type: 'string', enum: ['applepay', 'googlepay'] } },
+                simulated: { type: 'boolean', description: "true in the sandbox: its simulated wallets stand in for the device's" },
+              },
+            },
+            example: { brands: ['googlepay', 'applepay'], simulated: true },
+          },
+        },
+      },
+      '400': {
+        description: 'Neither parameter (session: This value should not be blank.), an unknown session (session: The session does not exist.) or token (token: The session token is not valid.)',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    },
+  },
+};
 
 const CHECKOUT_PAYMENT_STATUS = {
   type: 'object',

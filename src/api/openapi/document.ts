@@ -25,7 +25,7 @@ export interface OpenApiOptions {
 export const UNDOCUMENTED_ROUTES: ReadonlyArray<{ prefix: string; why: string }> = [
   { prefix: '/checkout/', why: 'the hosted payment page and its assets: the payer\'s browser opens the session\'s redirect_url' },
   { prefix: '/hosted-fields/', why: 'the card field frames and the card data they post, loaded by the hosted fields script' },
-  { prefix: '/sdk/', why: 'the scripts merchants load (hosted fields, pay-session) and what pay-session asks for itself (docs/reference/checkout.md, The script; docs/wallets.md)' },
+  { prefix: '/sdk/', why: 'the scripts merchants load (hosted fields, pay-session: docs/reference/checkout.md); the brands pay-session asks for are in the document' },
   { prefix: '/assets/', why: 'scripts of the payer-facing pages' },
   { prefix: '/favicon.', why: 'the icon of the payer-facing pages' },
   { prefix: '/payments/', why: "the payer's browser coming back from 3-D Secure or a provider's page" },
