@@ -117,3 +117,42 @@ export function fencedBlocks(markdown: string, info: string): Array<{ line: numb
   }
   return out;
 }
+
+/** The rows of the Markdown table that follows `heading` (up to the next heading), as cells. */
+export function tableAfter(page: string, markdown: string, heading: string): Array<{ line: number; cells: string[] }> {
+  const lines = proseLines(markdown);
+  const start = lines.findIndex((l) => l.text.trim() === heading);
+  if (start < 0) throw new Error(`${page}: no heading "${heading}"`);
+  const rows: Array<{ line: number; cells: string[] }> = [];
+  for (const { number, text } of lines.slice(start + 1)) {
+    if (/^#{1,6}\s/.test(text)) break;
+    if (!text.startsWith('|')) continue;
+    const cells = splitRow(text);
+    if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
+    rows.push({ line: number, cells });
+  }
+  return rows.slice(1); // the header row
+}
+
+/** Cells of a table row; a `|` inside a code span (`\|`) stays in its cell. */
+function splitRow(text: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let inCode = false;
+  const body = text.trim().replace(/^\|/, '').replace(/\|$/, '');
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && body[i + 1] === '|') {
+      cell += '|';
+      i++;
+    } else if (c === '`') {
+      inCode = !inCode;
+      cell += c;
+    } else if (c === '|' && !inCode) {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+}

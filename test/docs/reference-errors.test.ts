@@ -11,7 +11,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { REPO_ROOT, proseLines, readDoc } from './markdown';
+import { REPO_ROOT, readDoc, tableAfter } from './markdown';
 
 const PAGE = 'docs/reference/errors.md';
 
@@ -24,50 +24,11 @@ interface Listed {
   message: string;
 }
 
-/** The rows of the Markdown table that follows `heading` (up to the next heading), as cells. */
-export function tableAfter(markdown: string, heading: string): Array<{ line: number; cells: string[] }> {
-  const lines = proseLines(markdown);
-  const start = lines.findIndex((l) => l.text.trim() === heading);
-  if (start < 0) throw new Error(`${PAGE}: no heading "${heading}"`);
-  const rows: Array<{ line: number; cells: string[] }> = [];
-  for (const { number, text } of lines.slice(start + 1)) {
-    if (/^#{1,6}\s/.test(text)) break;
-    if (!text.startsWith('|')) continue;
-    const cells = splitRow(text);
-    if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
-    rows.push({ line: number, cells });
-  }
-  return rows.slice(1); // the header row
-}
-
-/** Cells of a table row; a `|` inside a code span (`\|`) stays in its cell. */
-function splitRow(text: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let inCode = false;
-  const body = text.trim().replace(/^\|/, '').replace(/\|$/, '');
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === '\\' && body[i + 1] === '|') {
-      cell += '|';
-      i++;
-    } else if (c === '`') {
-      inCode = !inCode;
-      cell += c;
-    } else if (c === '|' && !inCode) {
-      cells.push(cell.trim());
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell.trim());
-  return cells;
-}
-
 const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 
 /** The pairs of "Errors by code": `error_code`, `error_message`. */
 export function errorsByCode(markdown: string): Listed[] {
-  return tableAfter(markdown, '## Errors by code').map(({ line, cells }) => {
+  return tableAfter(PAGE, markdown, '## Errors by code').map(({ line, cells }) => {
     const [message] = codeSpans(cells[1]);
     if (!/^\d+$/.test(cells[0]) || message === undefined) throw new Error(`${PAGE}:${line}: not "| code | \`message\` | …"`);
     return { line, code: cells[0], message };
@@ -76,7 +37,7 @@ export function errorsByCode(markdown: string): Listed[] {
 
 /** The admin API's refusals: the message of each row, with its code (100000 unless the row states one). */
 export function adminErrors(markdown: string): Listed[] {
-  return tableAfter(markdown, '## Admin API errors').flatMap(({ line, cells }) => {
+  return tableAfter(PAGE, markdown, '## Admin API errors').flatMap(({ line, cells }) => {
     const stated = /`error_code` (\d+)/.exec(cells[1])?.[1];
     // Rows of field errors ("Request data is invalid. with field: …") list the field errors after the first span.
     const [first, ...rest] = codeSpans(cells[1]);
@@ -88,7 +49,7 @@ export function adminErrors(markdown: string): Listed[] {
 
 /** The field errors of "Messages of particular fields": every `field: message` code span of the first column. */
 export function particularFieldErrors(markdown: string): Listed[] {
-  return tableAfter(markdown, '### Messages of particular fields').flatMap(({ line, cells }) =>
+  return tableAfter(PAGE, markdown, '### Messages of particular fields').flatMap(({ line, cells }) =>
     codeSpans(cells[0])
       .filter((span) => span.includes(': '))
       .map((message) => ({ line, code: null, message })),
@@ -97,7 +58,7 @@ export function particularFieldErrors(markdown: string): Listed[] {
 
 /** The pairs the page says no request is answered with. */
 export function notAnswered(markdown: string): Listed[] {
-  return tableAfter(markdown, "## A code of the API's list the gateway does not answer").map(({ line, cells }) => ({
+  return tableAfter(PAGE, markdown, "## A code of the API's list the gateway does not answer").map(({ line, cells }) => ({
     line,
     code: cells[0],
     message: codeSpans(cells[1])[0],
