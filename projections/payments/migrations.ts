@@ -66,10 +66,23 @@ export async function migratePayments(db: SchemaDb): Promise<void> {
 async function addPaymentColumns(db: SchemaDb): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table payments add column if not exists expires_at text`.execute(db);
+    // PostgreSQL migrates inside one transaction (database.ts): the column and its values come together.
+    const method = await sql`select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'payments' and column_name = 'method'`.execute(db);
+    if (method.rows.length === 0) {
+      await sql`alter table payments add column method text not null default ''`.execute(db);
+      await sql`update payments set method = coalesce(cast(state as jsonb) #>> '{method,brand}', card_brand)`.execute(db);
+    }
     return;
   }
   const columns = await sql<{ name: string }>`select name from pragma_table_info('payments')`.execute(db);
   if (!columns.rows.some((c) => c.name === 'expires_at')) await sql`alter table payments add column expires_at text`.execute(db);
+  if (!columns.rows.some((c) => c.name === 'method')) {
+    // In one transaction, so a crash between the two cannot leave the column without its values.
+    await db.transaction().execute(async (trx) => {
+      await sql`alter table payments add column method text not null default ''`.execute(trx);
+      await sql`update payments set method = coalesce(json_extract(state, '$.method.brand'), card_brand)`.execute(trx);
+    });
+  }
 }
 
 export async function dropPayments(db: SchemaDb): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { Insertable, Transaction } from 'kysely';
 import type { StoredEvent } from '../../src/application/ports/event-store';
-import { evolvePayment, initialPaymentState, type ExistingPayment, type PaymentState } from '../../src/domain/payment/state';
+import { brandOf, evolvePayment, initialPaymentState, type ExistingPayment, type PaymentState } from '../../src/domain/payment/state';
 import { chunked, upsertRows, type UpsertSpec } from '../bulk-upsert';
 import { asPaymentEvent, isPaymentEvent, paymentsContinuedIn } from '../payment-events';
 import type { PaymentsTable, PaymentsTables } from './tables';
@@ -30,6 +30,7 @@ const UPDATABLE_COLUMNS = [
   'decline_reason',
   'card_mask',
   'card_brand',
+  'method',
   'card_exp_month',
   'card_exp_year',
   'card_token',
@@ -84,6 +85,7 @@ export function paymentRow(state: ExistingPayment, streamVersion: number, initia
     // A payment made with an alternative method has no card: its card columns are empty.
     card_mask: state.card?.mask ?? '',
     card_brand: state.card?.brand ?? '',
+    method: brandOf(state),
     card_exp_month: state.card?.expMonth ?? '',
     card_exp_year: state.card?.expYear ?? '',
     card_token: state.card?.token ?? null,

@@ -30,6 +30,7 @@ export function toPaymentRecord(row: PaymentSelect): PaymentRecord {
     declineReason: row.decline_reason,
     cardMask: row.card_mask,
     cardBrand: row.card_brand,
+    method: row.method,
     cardExpMonth: row.card_exp_month,
     cardExpYear: row.card_exp_year,
     cardToken: row.card_token,
@@ -135,7 +136,11 @@ export class PaymentQueries implements PayerActionsDue, PaymentSearch {
     if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
     if (filter.merchantId !== undefined) query = query.where('merchant_id', '=', filter.merchantId);
     if (filter.statuses !== undefined && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
-    if (filter.method !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['card_brand']), '=', filter.method!.toLowerCase()));
+    if (filter.method !== undefined) {
+      // An S2S APM wallet paid in the card flow has both: the wallet's name and its card's brand.
+      const method = filter.method.toLowerCase();
+      query = query.where((eb) => eb.or([eb(eb.fn('lower', ['method']), '=', method), eb(eb.fn('lower', ['card_brand']), '=', method)]));
+    }
     if (filter.channel !== undefined) query = query.where('channel', '=', filter.channel);
     // ISO-8601 UTC texts of one shape: comparing the text compares the instants.
     if (filter.from !== undefined) query = query.where('initiated_at', '>=', filter.from);

@@ -20,6 +20,8 @@ export interface PaymentsTable {
   decline_reason: string | null;
   card_mask: string;
   card_brand: string;
+  /** The alternative method's identifier as the merchant named it, else the card brand: what operators search by. */
+  method: string;
   card_exp_month: string;
   card_exp_year: string;
   card_token: string | null;

@@ -8,7 +8,9 @@ import { allProjectionNames } from '../../projections';
 import { CallbackQueries } from '../../projections/callback-deliveries/queries';
 import { scoped } from '../../projections/database-schema';
 import { LedgerReportQueries } from '../../projections/ledger/queries';
+import { apmSale } from '../support/apm-client';
 import { forEachStore, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { payout, topUp } from '../support/payout-client';
 import { startChain } from '../support/recurring-chains';
 
 forEachStore('Operator queries', (h) => {
@@ -50,6 +52,24 @@ forEachStore('Operator queries', (h) => {
     const second = await search({ merchantId: shop.merchant_id, limit: 2, before: first.next! });
     expect(second.payments.map((p) => p.paymentId)).to.deep.equal([ids.first]);
     expect(second.next).to.equal(null);
+  });
+
+  it('Given an S2S APM sale, one made with an alias and a payout, then the method filter finds each by the method it was made with, as the card brand finds cards', async () => {
+    const apm = await t.createMerchant({ name: 'Methods' });
+    const redirect = (await apmSale(t, apm, { payer_email: 'success@gmail.com' })).body.trans_id;
+    const alias = (await apmSale(t, apm, { brand: 'vcard', payer_email: 'success@gmail.com' })).body.trans_id;
+    await topUp(t, apm, 'GHS', 10_000);
+    const paidOut = (await payout(t, apm)).body.trans_id;
+    const card = (await t.sale(apm, { order_id: 'M-1' })).body.trans_id;
+    await t.gateway.readModels.catchUpToHead(5000, allProjectionNames());
+    const found = async (method: string) => (await t.gateway.readModels.payments.searchPayments({ merchantId: apm.merchant_id, method })).payments.map((p) => p.paymentId);
+    expect(await found('sb-redirect')).to.deep.equal([redirect]);
+    expect(await found('SB-REDIRECT')).to.deep.equal([redirect]);
+    expect(await found('vcard')).to.deep.equal([alias]);
+    expect(await found('sb-momo')).to.deep.equal([paidOut]);
+    expect(await found('visa')).to.deep.equal([card]);
+    const [row] = (await t.gateway.readModels.payments.searchPayments({ paymentId: paidOut })).payments;
+    expect(row).to.include({ method: 'sb-momo', kind: 'credit', cardBrand: '', cardMask: '' });
   });
 
   it('Given callbacks to an unreachable URL, then the URL is listed as failing, and its deliveries wait in the backlog until due', async () => {

@@ -18,12 +18,22 @@ import { createTestSchema, dropSchema, requirePostgres } from '../support/postgr
 import { scratchReadModelDb } from '../support/scratch-read-model-db';
 import { PREVIOUS_RELEASE_POSTGRES_READ_MODELS, PREVIOUS_RELEASE_SQLITE_READ_MODELS } from './previous-release-read-models';
 
-/** What the previous release's projector had written: a merchant and the checkpoints. */
+/** What the previous release's projector had written: a merchant, a card and an APM payment, and the checkpoints. */
 const MERCHANT_ROW = `insert into merchants (merchant_id, name, environment, client_key, merchant_key, password_ciphertext,
   payment_mode, notification_url, ip_allowlist, refunds_enabled, protocol_mapping, override_link_target, card_on_file_support,
   registered_at, updated_at)
   values ('m-1', 'Old shop', 'sandbox', 'ck-1', 'mk-1', 'cipher', 'sms', null, '[]', 1, null, '_top', 1,
   '2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z')`;
+const paymentRow = (id: string, channel: string, cardMask: string, cardBrand: string, state: object) => `(
+  '${id}', 'm-1', 'order-${id}', '${channel}', 'sale', 'SETTLED', 'settled', 'USD', 1000, '10.00', 0, 1000, 0, 0, null, null,
+  '${cardMask}', '${cardBrand}', '', '', null, null, null, null, null, null, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:01.000Z',
+  ${id === 'p-card' ? 1 : 2}, 1, '${JSON.stringify(state)}')`;
+const PAYMENT_ROWS = `insert into payments (payment_id, merchant_id, order_id, channel, kind, status, phase, currency, amount, amount_text,
+  held_amount, settled_amount, refunded_amount, reversed_amount, descriptor, decline_reason, card_mask, card_brand, card_exp_month,
+  card_exp_year, card_token, payer_email, term_url_3ds, notification_url, redirect_url, redirect_params, initiated_at, updated_at,
+  initiated_position, stream_version, state) values
+  ${paymentRow('p-card', 's2s_card', '411111******1111', 'VISA', { exists: true, card: { mask: '411111******1111', brand: 'VISA' } })},
+  ${paymentRow('p-apm', 's2s_apm', '', '', { exists: true, method: { brand: 'sb-redirect', parameters: {} } })}`;
 const CHECKPOINT_ROWS = `insert into projection_checkpoints (name, position, updated_at) values
   ('payments', '41', 'then'), ('merchants', '41', 'then'), ('notifier', '40', 'then')`;
 
@@ -31,7 +41,7 @@ async function writePreviousRelease(config: ReadModelDbConfig): Promise<void> {
   if (config.kind === 'sqlite') {
     const db = new Database(config.file);
     try {
-      for (const statement of [...PREVIOUS_RELEASE_SQLITE_READ_MODELS, MERCHANT_ROW, CHECKPOINT_ROWS]) db.exec(statement);
+      for (const statement of [...PREVIOUS_RELEASE_SQLITE_READ_MODELS, MERCHANT_ROW, PAYMENT_ROWS, CHECKPOINT_ROWS]) db.exec(statement);
     } finally {
       db.close();
     }
@@ -40,7 +50,7 @@ async function writePreviousRelease(config: ReadModelDbConfig): Promise<void> {
   const client = new Client({ connectionString: config.url });
   await client.connect();
   try {
-    for (const statement of [...PREVIOUS_RELEASE_POSTGRES_READ_MODELS, MERCHANT_ROW, CHECKPOINT_ROWS]) await client.query(statement);
+    for (const statement of [...PREVIOUS_RELEASE_POSTGRES_READ_MODELS, MERCHANT_ROW, PAYMENT_ROWS, CHECKPOINT_ROWS]) await client.query(statement);
   } finally {
     await client.end();
   }
@@ -109,6 +119,16 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const readModels = new ReadModels({ db, store: new MemoryEventStore() });
       expect(await readModels.merchantById('m-1')).to.include({ name: 'Old shop', clientKey: 'ck-1', overrideLinkTarget: '_top', cardOnFileSupport: true });
       expect(await readModels.checkpoints()).to.deep.equal({ payments: 41n, merchants: 41n, notifier: 40n });
+    });
+
+    it('Given payments the previous release wrote, when this release opens the database, then each has the method it was made with, so the search finds it', async function () {
+      const rows = await db.selectFrom('payments').select(['payment_id', 'method']).orderBy('payment_id').execute();
+      expect(rows).to.deep.equal([
+        { payment_id: 'p-apm', method: 'sb-redirect' },
+        { payment_id: 'p-card', method: 'VISA' },
+      ]);
+      const readModels = new ReadModels({ db, store: new MemoryEventStore() });
+      expect((await readModels.payments.searchPayments({ method: 'sb-redirect' })).payments.map((p) => p.paymentId)).to.deep.equal(['p-apm']);
     });
 
     it('Given an upgraded database, when it is migrated again (every start does), then nothing changes', async function () {

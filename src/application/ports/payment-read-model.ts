@@ -26,6 +26,8 @@ export interface PaymentRecord {
   declineReason: string | null;
   cardMask: string;
   cardBrand: string;
+  /** The alternative method's identifier as the merchant named it, else the card brand. */
+  method: string;
   cardExpMonth: string;
   cardExpYear: string;
   cardToken: string | null;
