@@ -61,7 +61,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     info: {
       title: 'Ledger gateway',
       version: '1',
-      summary: 'Card payments over a server-to-server form API and a Checkout JSON API, with callbacks and an operators\' API.',
+      summary: 'Payments by card, wallet and alternative method, and payouts, over a server-to-server form API and a Checkout JSON API, with callbacks and an operators\' API.',
       description: [
         'Amounts are decimal text in the currency\'s exponent (10.50 USD, 1500 JPY). Every refusal is `{result: "ERROR", error_code, error_message, errors?}`; field errors name the field (`order_id: This value should not be blank.`).',
         'Merchants sign each request with a hash of some fields and their password; each operation names its formula. docs/reference has the whole reference, with worked hash examples.',
@@ -71,7 +71,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     },
     servers: [{ url: options.baseUrl }],
     tags: [
-      { name: 'S2S CARD', description: 'Server-to-server form API: POST /post with an action' },
+      { name: 'S2S CARD', description: 'Server-to-server form API: POST /post with an action (S2S CARD, S2S APM with a brand, payouts with CREDIT2VIRTUAL)' },
       { name: 'Checkout', description: 'JSON API: hosted payment page sessions and payment operations' },
       { name: 'Checkout schedules', description: 'Schedules of automatic payments' },
       { name: 'Hosted payment fields', description: 'Paying with the card typed into the gateway\'s field frames' },
