@@ -25,6 +25,10 @@ COPY projections ./projections
 RUN npm run build --if-present && mkdir -p dist
 
 FROM ${NODE_IMAGE} AS runtime
+# tini runs as process 1: it passes `docker stop`'s SIGTERM on to the gateway, which then stops cleanly.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
@@ -44,4 +48,6 @@ EXPOSE 8080
 # Processes without a listener (projector, notifier, scheduler) turn this off in docker-compose.yml.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["npm", "start"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# What `npm start` runs, without npm and its shell in between: the gateway is tini's own child.
+CMD ["node", "--single-threaded-gc", "src/cli/launch.cjs", "main"]

@@ -92,10 +92,13 @@ export async function main(role: Role = 'all'): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-if (require.main === module) {
+/** What `node dist/src/main.js` does (the launcher calls it too): the whole gateway until a signal stops it. */
+export function start(): void {
   createFilesOwnerOnly();
   main().catch((error) => {
     console.error(error);
     process.exit(1);
   });
 }
+
+if (require.main === module) start();

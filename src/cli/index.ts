@@ -278,10 +278,13 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** What `node dist/src/cli/index.js <args>` does (the launcher calls it too): one command, then exit. */
+export function start(): void {
   // Before any command opens a store: whatever it creates in the data directory is the owner's alone.
   createFilesOwnerOnly();
   run(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exit(code);
   });
 }
+
+if (require.main === module) start();

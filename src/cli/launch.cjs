@@ -15,6 +15,16 @@
  * checked by `npm run typecheck`. Where dist/ cannot be written or no compiler is installed (a
  * read-only image), the sources run through tsx instead, as before.
  *
+ * The compiled command runs in this very process whenever this process already has the node options
+ * the command needs (command-node-flags.cjs): `npm start` passes the gateway's on its command line, and
+ * most CLI commands need none. A signal sent to this process then reaches the gateway itself, which
+ * stops cleanly. Otherwise (a command that needs other options, or no dist/) the command runs as a
+ * child process that this one passes every signal on to.
+ *
+ * Run by an npm script, this process is the child of the shell npm started (`sh -c`): npm passes a
+ * signal on to that shell only, the shell ends and this process would carry on with no one to stop it.
+ * So when its parent goes away, it stops as if it had received SIGTERM itself.
+ *
  * Plain JavaScript on purpose: it has to run before anything is compiled. It lives in src/ so that
  * whatever ships the sources ships it too.
  */
@@ -124,6 +134,26 @@ function ensureBuilt({ force = false, quiet = false } = {}) {
   }
 }
 
+/** Runs the compiled `file` in this process, as `node file args` would. */
+function runHere(file, args) {
+  process.argv = [process.execPath, file, ...args];
+  require(file).start();
+}
+
+/**
+ * Stops this process as SIGTERM would once its parent has gone: under npm, the parent is the shell
+ * that npm runs the script with, and it ends on the signal npm passes on to it.
+ */
+function stopWhenParentExits() {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, 200);
+  timer.unref();
+}
+
 /** Runs `file` as its own process, passing signals on and exiting as it exits. */
 function runChild(args) {
   const child = spawn(process.execPath, args, { stdio: 'inherit' });
@@ -150,7 +180,10 @@ function main(argv) {
   }
   // The gateway and a few CLI commands get options of their own (command-node-flags.cjs).
   const nodeFlags = what === 'cli' ? nodeFlagsFor(args) : gatewayNodeFlags();
-  if (ensureBuilt()) runChild([...nodeFlags, path.join(ROOT, entry.js), ...args]);
+  if (process.env.npm_lifecycle_event) stopWhenParentExits();
+  const built = ensureBuilt();
+  if (built && nodeFlags.every((flag) => process.execArgv.includes(flag))) runHere(path.join(ROOT, entry.js), args);
+  else if (built) runChild([...nodeFlags, path.join(ROOT, entry.js), ...args]);
   else runChild([...nodeFlags, '--import', 'tsx', path.join(ROOT, entry.ts), ...args]);
 }
 

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -20,7 +21,39 @@ function parentOf(pid: string): number | null {
   }
 }
 
+/** A process's children, from /proc (Linux). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid)
+    .map(Number);
+}
+
 const ROOT = path.resolve(__dirname, '../..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Whether something accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, output: () => string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('The launcher of npm start and npm run gateway', function () {
   this.timeout(120_000);
@@ -96,5 +129,51 @@ describe('The launcher of npm start and npm run gateway', function () {
       child.kill('SIGTERM');
     }
     expect(await exited).to.equal(0);
+  });
+
+  // npm passes SIGTERM on to the shell it runs the script with, and nothing else; a terminal's Ctrl-C
+  // reaches the whole process group. Whichever gets it, the gateway stops cleanly.
+  const cases: Array<{ signal: NodeJS.Signals; to: string; pid(npm: number): number }> = [
+    { signal: 'SIGTERM', to: "npm's own process", pid: (npm) => npm },
+    { signal: 'SIGTERM', to: 'the shell npm runs the script with', pid: (npm) => childrenOf(npm)[0] },
+    { signal: 'SIGINT', to: 'the whole process group, as Ctrl-C in a terminal', pid: (npm) => -npm },
+  ];
+  for (const { signal, to, pid } of cases) {
+    it(`stops the gateway of npm start cleanly on ${signal} to ${to}`, async () => {
+      // Given `npm start`, in a process group of its own so that whatever it leaves behind can be ended
+      const port = await freePort();
+      const npm = spawn('npm', ['start'], {
+        cwd: copy,
+        env: { ...process.env, DATA_DIR: path.join(copy, `data-${port}`), PORT: String(port), GATEWAY_LOG_LEVEL: 'info', EVENT_STORE: 'sqlite' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let out = '';
+      npm.stdout!.on('data', (chunk) => (out += chunk));
+      npm.stderr!.on('data', (chunk) => (out += chunk));
+      try {
+        await until('the gateway', () => /listening on http/.test(out), () => out);
+        expect(await listening(port)).to.equal(true);
+
+        // When the signal is sent
+        process.kill(pid(npm.pid!), signal);
+
+        // Then the gateway logs that it shuts down and the port is free again
+        await until('the port to be freed', async () => !(await listening(port)), () => out, 20_000);
+        await until('the shutdown line', () => out.includes('"message":"shutting down"'), () => out, 5_000);
+      } finally {
+        try {
+          process.kill(-npm.pid!, 'SIGKILL');
+        } catch {
+          // all gone already
+        }
+      }
+    });
+  }
+
+  it('runs the gateway in its own process when started with the options it needs, as npm start does', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const { gatewayNodeFlags } = require('../../src/cli/command-node-flags.cjs') as { gatewayNodeFlags(): string[] };
+    expect(scripts.start).to.equal(['node', ...gatewayNodeFlags(), 'src/cli/launch.cjs', 'main'].join(' '));
   });
 });

@@ -145,9 +145,13 @@ describe('Dockerfile and .dockerignore', () => {
       const cmd = final.instructions.filter((i) => i.keyword === 'CMD').pop();
       expect(cmd, 'CMD').to.exist;
       const words = wordsOf(cmd!.args);
-      expect(words.slice(0, 2)).to.deep.equal(['npm', 'start']);
-
       const { scripts } = packageJson();
+      // What `npm start` runs, under an init that passes signals on (docker stop stops the gateway cleanly).
+      expect(words).to.deep.equal(scripts.start.split(/\s+/));
+      const entrypoint = final.instructions.filter((i) => i.keyword === 'ENTRYPOINT').pop();
+      expect(wordsOf(entrypoint?.args ?? '')).to.deep.equal(['/usr/bin/tini', '--']);
+      expect(runs(final).join('\n')).to.match(/apt-get install .*\btini\b/);
+
       const bins = productionBins();
       const copied = final.instructions.filter((i) => i.keyword === 'COPY').map(copyOf);
       const inImage = (path: string) =>
@@ -156,7 +160,8 @@ describe('Dockerfile and .dockerignore', () => {
       for (const name of ['start', 'gateway']) {
         const script = scripts[name];
         expect(script, `npm script ${name}`).to.be.a('string');
-        const [program, entry] = script.split(/\s+/);
+        const [program, ...rest] = script.split(/\s+/);
+        const entry = rest.find((word) => !word.startsWith('-'))!;
         if (program === 'node') {
           expect(inImage(entry), `${entry} of "${name}" is in the final image`).to.equal(true);
           if (entry.startsWith('dist/')) {
