@@ -2,8 +2,9 @@
  * The reference and the OpenAPI document describe the same requests: every path and method of the
  * running gateway's /openapi.json is named in docs/reference (as `METHOD /path`), every request the
  * reference names is in the document (but the pages for browsers and the providers' notifications,
- * which the document leaves out for a stated reason), and the S2S actions the reference lists are
- * exactly the document's `/post` actions.
+ * which the document leaves out for a stated reason), the S2S actions the reference lists are
+ * exactly the document's `/post` actions, and each kind of callback the reference lists has a
+ * webhook with the same fields.
  */
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
@@ -50,6 +51,17 @@ export function requestsNamed(pages: Array<{ path: string; markdown: string }>):
   return out;
 }
 
+/**
+ * The field names a section's fields table lists (the last table headed `Field`): the code spans of
+ * its first column that name a field (`custom_data[<name>]` is custom_data, `exchange_*` any
+ * exchange_ field), not values or words.
+ */
+export function callbackFields(rows: Array<{ cells: string[] }>): string[] {
+  const header = rows.map((r) => r.cells[0]).lastIndexOf('Field');
+  const names = rows.slice(header + 1).flatMap(({ cells }) => [...cells[0].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  return [...new Set(names.filter((n) => /^[a-z_]+\*?(\[[^\]]*\])?$/.test(n)).map((n) => n.replace(/\[.*$/, '')))];
+}
+
 const referencePages = () =>
   readdirSync(join(REPO_ROOT, 'docs', 'reference'))
     .filter((name) => name.endsWith('.md'))
@@ -60,14 +72,17 @@ describe('Docs: the reference and /openapi.json describe the same requests', fun
   let t: TestGateway;
   let documented: Set<string>;
   let s2sActions: string[];
+  let webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }>;
   before(async () => {
     t = await startTestGateway({ kind: 'sqlite' });
     const doc = (await t.request('/openapi.json')).body as {
+      webhooks: typeof webhooks;
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { discriminator?: { mapping: Record<string, string> } } }> } }>>;
     };
     documented = new Set(
       Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${normalPath(path) || '/'}`)),
     );
+    webhooks = doc.webhooks;
     s2sActions = Object.keys(doc.paths['/post'].post.requestBody!.content['application/x-www-form-urlencoded'].schema.discriminator!.mapping).sort();
   });
   after(async () => t?.stop());
@@ -95,6 +110,24 @@ describe('Docs: the reference and /openapi.json describe the same requests', fun
     expect(s2sActions).to.include('CREDIT2VIRTUAL');
   });
 
+  it('Given each kind of callback the reference lists, then its webhook in /openapi.json has exactly the fields of its table', () => {
+    const page = readDoc('docs/reference/callbacks.md');
+    const sections: Record<string, string> = {
+      s2sCardCallback: '## S2S CARD callbacks',
+      s2sApmCallback: '## S2S APM callbacks',
+      payoutCallback: '## Payout callbacks',
+      checkoutCallback: '## Checkout callbacks',
+    };
+    expect(Object.keys(webhooks).sort()).to.deep.equal(Object.keys(sections).sort());
+    for (const [name, heading] of Object.entries(sections)) {
+      const listed = callbackFields(tableAfter('docs/reference/callbacks.md', page, heading));
+      const described = Object.keys(webhooks[name].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties);
+      const matches = (field: string, property: string) => (field.endsWith('*') ? property.startsWith(field.slice(0, -1)) : property === field);
+      expect(listed.filter((field) => !described.some((p) => matches(field, p))), `${name}: in callbacks.md, not in the webhook`).to.deep.equal([]);
+      expect(described.filter((p) => !listed.some((field) => matches(field, p))), `${name}: in the webhook, not in callbacks.md`).to.deep.equal([]);
+    }
+  });
+
   describe('the reader itself', () => {
     it('Given requests written with {base}, alternatives, placeholders and queries, then each is read as the paths it names', () => {
       const pages = [
@@ -114,6 +147,14 @@ describe('Docs: the reference and /openapi.json describe the same requests', fun
         'post /api/v1/processing/debit/card',
         'get /admin/chains/{}',
         'get /sdk/pay-session/brands',
+      ]);
+      expect(callbackFields([{ cells: ['Voided (`void`)'] }, { cells: ['Field'] }, { cells: ['`action`, `result`'] }, { cells: ['[`exchange_*`, `extended_data[…]`](#x)'] }, { cells: ['Declined (`QR code expired`, `auth=Y`)'] }, { cells: ['`redirect_params[PaReq]`, `custom_data[<name>]`'] }])).to.deep.equal([
+        'action',
+        'result',
+        'exchange_*',
+        'extended_data',
+        'redirect_params',
+        'custom_data',
       ]);
       expect(normalPath('/admin/callbacks/{id}/redeliver')).to.equal(normalPath('/admin/callbacks/<delivery_id>/redeliver'));
     });

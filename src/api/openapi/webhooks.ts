@@ -13,6 +13,15 @@ const answered = {
   '200': { description: 'Any 2xx within 10 s; anything else (or none) is retried after 1, 5, 15, 30 minutes, then 1, 2, 4, 8, 16 and 24 hours' },
 };
 
+/** When the acquirer or provider settled in another currency (none of them hash input but in S2S APM callbacks). */
+const conversion = {
+  exchange_rate: { type: 'string', description: 'Units of exchange_currency per one unit of exchange_rate_base, as the acquirer gave it' },
+  exchange_rate_base: { type: 'string', description: "The order's currency" },
+  exchange_currency: { type: 'string', description: 'The currency the money was settled in' },
+  exchange_amount: { type: 'string', description: "The settled amount, in that currency's exponent" },
+  extended_data: { type: 'object', additionalProperties: { type: 'string' }, description: "The acquirer's further data about the settlement (extended_data[fx_provider], …)" },
+};
+
 const s2sCallback = {
   type: 'object',
   required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'descriptor', 'amount', 'currency', 'hash'],
@@ -34,6 +43,7 @@ const s2sCallback = {
     card_expiration_date: { type: 'string', description: 'MM/YYYY' },
     customer_ip: { type: 'string' },
     custom_data: { type: 'object', description: 'Of the latest request that carried custom_data' },
+    ...conversion,
     hash: { type: 'string', description: 'md5(upper(strrev(payer_email) + password + trans_id + strrev(first6 + last4)))' },
   },
 };
@@ -60,6 +70,7 @@ const apmCallback = {
     crypto_network: { type: 'string' },
     creditvoid_date: { type: 'string', description: 'CREDITVOID: when the refund or release happened, YYYY-MM-DD HH:MM:SS UTC' },
     custom_data: { type: 'object', additionalProperties: { type: 'string' } },
+    ...conversion,
     hash: {
       type: 'string',
       description:
@@ -101,16 +112,27 @@ const checkoutCallback = {
     reason: { type: 'string' },
     card: { type: 'string' },
     card_expiration_date: { type: 'string' },
-    card_token: { type: 'string' },
+    card_token: { type: 'string', description: 'Every debit; whenever the card was stored or paid with a stored card' },
+    customer_name: { type: 'string' },
+    customer_email: { type: 'string' },
+    customer_birth_date: { type: 'string' },
+    customer_country: { type: 'string' },
+    customer_state: { type: 'string' },
+    customer_city: { type: 'string' },
+    customer_address: { type: 'string' },
+    customer_zip: { type: 'string' },
+    customer_phone: { type: 'string' },
+    customer_ip: { type: 'string', description: "customer.ip of the session-token request, else the payer's address" },
     date: { type: 'string', description: 'When this event happened, YYYY-MM-DD HH:MM:SS UTC' },
     custom_data: { type: 'object', description: 'Of the latest request that carried custom_data, nested as custom_data[a][b]' },
+    ...conversion,
     hash: { type: 'string', description: 'sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password)))' },
   },
 };
 
 /** Nested fields travel as `custom_data[key]=value`: the encoding of those the schema has. */
 const nestedFields = (schema: { properties: Record<string, unknown> }) =>
-  Object.fromEntries(['custom_data', 'redirect_params'].filter((name) => name in schema.properties).map((name) => [name, { style: 'deepObject', explode: true }]));
+  Object.fromEntries(['custom_data', 'redirect_params', 'extended_data'].filter((name) => name in schema.properties).map((name) => [name, { style: 'deepObject', explode: true }]));
 
 const webhook = (operationId: string, summary: string, description: string, schema: { properties: Record<string, unknown> }) => ({
   post: {
