@@ -61,6 +61,12 @@ th, td { text-align: left; padding: 0.5rem 0.75rem; border-top: 1px solid var(--
 th { background: #f6f8fa; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code.id { font-size: 0.85rem; overflow-wrap: anywhere; word-break: break-all; }
+.copyable { display: inline-flex; align-items: center; gap: 0.35rem; }
+.copyable code.id { user-select: all; }
+td .copyable code.id { white-space: nowrap; word-break: normal; overflow-wrap: normal; }
+button.copy { min-height: 1.75rem; padding: 0.1rem 0.45rem; font-size: 0.75rem; font-weight: 600; background: transparent; color: var(--accent); border-color: var(--border); border-radius: 6px; }
+button.copy[data-copied] { color: var(--good); border-color: var(--good); }
+main > h1 { overflow-wrap: anywhere; }
 dl.facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.35rem 1.25rem; margin: 0 0 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -97,10 +103,26 @@ progress { width: 100%; height: 1.25rem; }
 `;
 
 /**
- * The one script: follows a running `audit verify` (progress bar, rate, time left) and reloads
- * the page when it ends. Everything else works without it.
+ * The one script: shows the copy buttons beside ids (copying them to the clipboard), and follows
+ * a running `audit verify` (progress bar, rate, time left), reloading the page when it ends.
+ * Everything else works without it.
  */
 export const DASHBOARD_JS = `'use strict';
+(function () {
+  if (!navigator.clipboard) return;
+  document.querySelectorAll('[data-copy]').forEach(function (button) {
+    var source = button.parentNode.querySelector('[data-copy-text]');
+    if (!source) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      navigator.clipboard.writeText(source.textContent).then(function () {
+        button.textContent = 'Copied';
+        button.setAttribute('data-copied', '');
+        setTimeout(function () { button.textContent = 'Copy'; button.removeAttribute('data-copied'); }, 1500);
+      });
+    });
+  });
+})();
 (function () {
   var box = document.querySelector('[data-audit-status]');
   if (!box || box.getAttribute('data-state') !== 'running') return;

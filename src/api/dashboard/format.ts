@@ -28,6 +28,21 @@ export function formList(form: Record<string, string | string[]>, name: string):
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
+/** What a payment is, in the operator's words: a credit (CREDIT2VIRTUAL, a Checkout card credit) is a payout. */
+export function kindText(kind: string): string {
+  return kind === 'credit' ? 'payout' : kind;
+}
+
+/**
+ * What a payment was made with: the alternative method as the merchant named it (`sb-redirect`,
+ * a payout's `sb-momo`), the card's brand and masked number, or both for a wallet paid by card.
+ */
+export function methodText(p: { method?: string; cardBrand: string; cardMask: string }): string {
+  const card = [p.cardBrand, p.cardMask].filter(Boolean).join(' ');
+  const method = p.method && p.method !== p.cardBrand ? p.method : '';
+  return [method, card].filter(Boolean).join(' · ');
+}
+
 /** Minor units as decimal text with the currency: `1050 USD` → `10.50 USD`. */
 export function money(minor: number, currency: string): string {
   return isCurrency(currency) ? `${formatMinor(minor, currency)} ${currency}` : `${minor} ${currency}`;

@@ -179,6 +179,16 @@ export function code(text: string): string {
   return `<code class="id">${esc(text)}</code>`;
 }
 
+/**
+ * An id shown in full, in monospace, selectable as one word, with a button that copies it (the
+ * dashboard's script shows the button; without the script the id is still selectable). `label`
+ * names it for the button: `Copy trans id …`.
+ */
+export function copyable(id: string, label: string, href?: string): string {
+  const text = `<code class="id" data-copy-text>${esc(id)}</code>`;
+  return `<span class="copyable">${href ? `<a href="${esc(href)}">${text}</a>` : text}<button type="button" class="copy" data-copy hidden aria-label="${esc(`Copy ${label} ${id}`)}">Copy</button></span>`;
+}
+
 /** `2026-11-24T10:00:00.412Z` → `2026-11-24 10:00:00 UTC`, in a <time> element. */
 export function time(iso: string | null | undefined): string {
   if (!iso) return '<span class="muted">–</span>';

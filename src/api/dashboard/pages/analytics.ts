@@ -12,7 +12,7 @@ import { barChart, lineChart, rowChart } from '../charts';
 import type { DashboardDeps } from '../deps';
 import { daysBetween, isDay, major, money, percent, queryText } from '../format';
 import { html, notFoundPage, type Guard } from '../guard';
-import { badge, code, details, esc, input, layout, link, select, table, time } from '../html';
+import { badge, code, copyable, details, esc, input, layout, link, select, table, time } from '../html';
 import type { DashboardSession } from '../session';
 
 const DEFAULT_DAYS = 30;
@@ -56,8 +56,9 @@ async function analyticsPage(ctx: Koa.Context, session: DashboardSession, deps: 
     const days = daysBetween(from, to);
     const currencies = [...new Set([...volume.map((v) => v.currency), ...approvals.map((a) => a.currency)])].sort();
 
+    // A currency with payouts or top-ups but no sale in these days has nothing to chart.
     const volumeCharts = currencies
-      .filter((c) => volume.some((v) => v.currency === c))
+      .filter((c) => volume.some((v) => v.currency === c && v.settledCount > 0))
       .map((currency, i) => {
         const perDay = new Map<string, number>();
         for (const v of volume.filter((x) => x.currency === currency)) perDay.set(v.day, (perDay.get(v.day) ?? 0) + v.settledAmount);
@@ -132,7 +133,7 @@ ${table({
   head: ['Started', 'Chain', 'Merchant', 'Status', 'Next due', 'Payments made', 'Skipped'],
   rows: chains.map((c) => [
     time(c.startedAt),
-    `<a href="/dashboard/chains/${esc(c.chainId)}">${code(c.chainId.slice(0, 8))}</a>`,
+    copyable(c.chainId, 'chain', `/dashboard/chains/${c.chainId}`),
     esc(names.get(c.merchantId) ?? c.merchantId),
     `${badge(c.status)}${c.endReason ? ` <span class="muted">${esc(c.endReason)}</span>` : ''}`,
     esc(c.nextDueDate ?? '–'),
@@ -174,7 +175,7 @@ async function chainPage(ctx: Koa.Context, session: DashboardSession, deps: Dash
   html(
     ctx,
     layout({
-      title: `Chain ${report.chain_id.slice(0, 8)}…`,
+      title: `Chain ${report.chain_id}`,
       section: 'analytics',
       environment: deps.environment,
       session,
@@ -190,7 +191,7 @@ async function chainPage(ctx: Koa.Context, session: DashboardSession, deps: Dash
 <ol class="timeline">${report.payments
         .map(
           (p) => `<li><strong>${esc(p.due_date)}</strong> #${p.sequence} ${badge(p.outcome)}${
-            p.payment_id ? ` ${link(`/dashboard/payments/${p.payment_id}`, p.payment_id.slice(0, 8))} ${p.status ? badge(p.status) : ''}` : ''
+            p.payment_id ? ` ${copyable(p.payment_id, 'trans id', `/dashboard/payments/${p.payment_id}`)} ${p.status ? badge(p.status) : ''}` : ''
           }${p.reason ? ` <span class="muted">${esc(p.reason)}</span>` : ''}${p.at ? ` · ${time(p.at)}` : ''}</li>`,
         )
         .join('\n')}</ol></section>`,

@@ -11,7 +11,7 @@ import { isUuid } from '../../../domain/ids';
 import type { DashboardDeps } from '../deps';
 import { dashboardPath, formOf, formText, queryOf, queryText } from '../format';
 import { html, notFoundPage, seeOther, type Guard } from '../guard';
-import { badge, code, details, esc, layout, select, table, time } from '../html';
+import { badge, code, copyable, details, esc, layout, select, table, time } from '../html';
 import type { DashboardSession } from '../session';
 import { callbacksOf, redeliverForm } from './payments';
 
@@ -65,7 +65,7 @@ async function overview(ctx: Koa.Context, session: DashboardSession, deps: Dashb
     rows: deliveries.map((d) => [
       time(d.scheduled_at),
       `<a href="/dashboard/callbacks/${esc(d.delivery_id)}">${code(d.delivery_id.slice(0, 8))}</a>`,
-      `<a href="/dashboard/payments/${esc(d.payment_id)}">${code(d.payment_id.slice(0, 8))}</a>`,
+      copyable(d.payment_id, 'trans id', `/dashboard/payments/${d.payment_id}`),
       esc(names.get(d.merchant_id) ?? d.merchant_id),
       esc(d.source_event_type),
       badge(d.status),

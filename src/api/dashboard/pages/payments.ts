@@ -9,14 +9,15 @@ import type { PaymentSearchFilter } from '../../../application/ports/payment-sea
 import type { StoredEvent } from '../../../application/ports/event-store';
 import { eventChainHash } from '../../../domain/audit/chain-hash';
 import { isUuid } from '../../../domain/ids';
+import { brandOf } from '../../../domain/payment/state';
 import type { DashboardDeps } from '../deps';
-import { isDay, money, nextDay, queryOf, queryText } from '../format';
+import { isDay, kindText, methodText, money, nextDay, queryOf, queryText } from '../format';
 import { html, notFoundPage, type Guard } from '../guard';
-import { badge, code, csrfInput, details, esc, input, layout, link, select, table, time } from '../html';
+import { badge, code, copyable, csrfInput, details, esc, input, layout, link, select, table, time } from '../html';
 import type { DashboardSession } from '../session';
 
 export const PAYMENT_STATUSES = ['SETTLED', 'PENDING', 'DECLINED', '3DS', 'REDIRECT', 'REFUND', 'REVERSAL', 'VOID', 'PREPARE'];
-const CHANNELS = ['s2s_card', 'checkout'];
+const CHANNELS = ['s2s_card', 's2s_apm', 'checkout'];
 
 interface SearchForm {
   order_id?: string;
@@ -67,20 +68,21 @@ async function searchPage(ctx: Koa.Context, session: DashboardSession, deps: Das
     const page = await deps.payments.searchPayments(filter);
     const rows = page.payments.map((p) => [
       time(p.initiatedAt),
-      `<a href="/dashboard/payments/${esc(p.paymentId)}" aria-label="Payment ${esc(p.paymentId)}">${code(`${p.paymentId.slice(0, 8)}…`)}</a>`,
+      copyable(p.paymentId, 'trans id', `/dashboard/payments/${p.paymentId}`),
       esc(p.orderId),
       esc(names.get(p.merchantId) ?? p.merchantId),
       esc(p.channel),
-      esc([p.cardBrand, p.cardMask].filter(Boolean).join(' ')),
+      esc(kindText(p.kind)),
+      esc(methodText(p)),
       esc(money(p.amount, p.currency)),
       badge(p.status),
     ]);
     results = `${table({
       caption: before ? 'Payments (older page)' : 'Payments, newest first',
-      head: ['Initiated', 'Trans id', 'Order id', 'Merchant', 'Channel', 'Method', 'Amount', 'Status'],
+      head: ['Initiated', 'Trans id', 'Order id', 'Merchant', 'Channel', 'Kind', 'Method', 'Amount', 'Status'],
       rows,
       empty: 'No payment matches.',
-      numeric: [6],
+      numeric: [7],
     })}
 <div class="pager">${before ? `<a href="/dashboard/payments${queryOf({ ...form })}">Newest</a>` : ''}${
       page.next ? `<a href="/dashboard/payments${queryOf({ ...form, before: page.next })}" rel="next">Older payments</a>` : ''
@@ -99,8 +101,8 @@ ${input({ label: 'Order id', name: 'order_id', value: form.order_id, type: 'sear
 ${input({ label: 'Trans id', name: 'trans_id', value: form.trans_id, type: 'search', error: problems.trans_id, attrs: 'spellcheck="false"' })}
 ${select({ label: 'Merchant', name: 'merchant', value: form.merchant ?? '', options: merchantOptions, error: problems.merchant })}
 ${select({ label: 'Status', name: 'status', value: form.status ?? '', options: [['', 'Any status'], ...PAYMENT_STATUSES.map((s): [string, string] => [s, s])], error: problems.status })}
-${input({ label: 'Method', name: 'method', value: form.method, hint: 'Card brand (VISA) or method name', error: problems.method })}
-${select({ label: 'Channel', name: 'channel', value: form.channel ?? '', options: [['', 'Any channel'], ['s2s_card', 'S2S (POST /post)'], ['checkout', 'Checkout']], error: problems.channel })}
+${input({ label: 'Method', name: 'method', value: form.method, hint: 'Card brand (VISA), method (sb-redirect) or payout method (sb-momo)', error: problems.method })}
+${select({ label: 'Channel', name: 'channel', value: form.channel ?? '', options: [['', 'Any channel'], ['s2s_card', 'S2S card (POST /post)'], ['s2s_apm', 'S2S APM and payouts (POST /post)'], ['checkout', 'Checkout']], error: problems.channel })}
 ${input({ label: 'From (UTC day)', name: 'from', type: 'date', value: form.from, error: problems.from })}
 ${input({ label: 'To (UTC day, included)', name: 'to', type: 'date', value: form.to, error: problems.to })}
 <div class="actions"><button type="submit">Search</button><a class="button secondary" href="/dashboard/payments">Clear</a></div>
@@ -130,17 +132,18 @@ async function paymentPage(ctx: Koa.Context, session: DashboardSession, deps: Da
   const flash = queryText(ctx, 'done') === 'redelivered' ? { kind: 'ok' as const, text: 'Redelivery requested; the attempt is listed below.' } : null;
 
   const summary = details([
-    ['Trans id', code(paymentId)],
+    ['Trans id', copyable(paymentId, 'trans id')],
     ['Order id', esc(state?.orderId ?? record?.orderId ?? '')],
     ['Merchant', merchant ? link(`/dashboard/merchants/${merchant.merchantId}`, merchant.name) : code(state?.merchantId ?? '')],
     ['Status', `${badge(state?.status ?? record?.status ?? '')} <span class="muted">(${esc(state?.phase ?? record?.phase ?? '')})</span>`],
-    ['Channel and kind', esc(`${state?.channel ?? record?.channel ?? ''}, ${state?.kind ?? record?.kind ?? ''}`)],
+    ['Channel', esc(state?.channel ?? record?.channel ?? '')],
+    ['Kind', esc(kindText(state?.kind ?? record?.kind ?? ''))],
     ['Amount', esc(state ? money(state.amount, currency) : '')],
     [
       'Held · settled · refunded',
       esc(record ? [money(record.heldAmount, currency), money(record.settledAmount, currency), money(record.refundedAmount, currency)].join(' · ') : 'not projected yet'),
     ],
-    ['Method', esc(record ? [record.cardBrand, record.cardMask].filter(Boolean).join(' ') : '')],
+    ['Method', esc(state ? methodText({ method: brandOf(state), cardBrand: state.card?.brand ?? '', cardMask: state.card?.mask ?? '' }) : record ? methodText(record) : '')],
     ['Descriptor', esc(record?.descriptor ?? '')],
     ...(record?.declineReason ? ([['Decline reason', esc(record.declineReason)]] as Array<[string, string]>) : []),
     ['Initiated', time(state?.initiatedAt ?? record?.initiatedAt)],
@@ -153,7 +156,7 @@ async function paymentPage(ctx: Koa.Context, session: DashboardSession, deps: Da
   html(
     ctx,
     layout({
-      title: `Payment ${paymentId.slice(0, 8)}…`,
+      title: `Payment ${paymentId}`,
       section: 'payments',
       environment: deps.environment,
       session,
