@@ -22,7 +22,7 @@ import type { S2sDeps } from '../../src/api/s2s/s2s-action';
 import { createAjv } from '../../src/api/validation';
 import { BRANDS_PATH } from '../../src/api/sdk/pay-session-script';
 import { apmCallbackBodyHash, payoutCallbackHash } from '../../src/domain/signatures';
-import { apmSale } from '../support/apm-client';
+import { apmByTransId, apmSale } from '../support/apm-client';
 import { CallbackReceiver, type ReceivedCallback } from '../support/callback-receiver';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness';
 import { payout, topUp } from '../support/payout-client';
@@ -392,6 +392,29 @@ describe('OpenAPI document', function () {
       const [callback] = await callbacksOf(sale.body.trans_id, 1);
       expect(webhookProblems('payoutCallback', callback)).to.include.members(['payoutCallback: descriptor is sent but not described', 'payoutCallback: /action must be equal to constant']);
     });
+  });
+
+  it('Given S2S answers of card and APM payments and payouts, then each fits the answer schema the document gives its action', async () => {
+    const validate = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(validate);
+    const fits = (component: string, answer: { body: unknown; text: string }) => {
+      const ok = validate.validate(doc.components.schemas[component], answer.body);
+      expect(ok, `${component}: ${answer.text} ${JSON.stringify(validate.errors)}`).to.equal(true);
+    };
+    const merchant = await t.createMerchant();
+    const sale = await t.sale(merchant);
+    fits('S2sPaymentAnswer', sale);
+    fits('S2sStatusAnswer', await t.status(merchant, sale.body.trans_id));
+    const refund = await t.creditVoid(merchant, sale.body.trans_id, '1.00');
+    expect(refund.body).to.include({ result: 'ACCEPTED' });
+    fits('S2sAcceptedAnswer', refund);
+    const apm = await apmSale(t, merchant, { identifier: 'success@gmail.com' });
+    fits('S2sPaymentAnswer', apm);
+    fits('S2sStatusAnswer', await apmByTransId(t, 'GET_TRANS_STATUS', merchant, apm.body.trans_id));
+    await topUp(t, merchant, 'GHS', 1500);
+    const paid = await payout(t, merchant);
+    fits('S2sPayoutAnswer', paid);
+    fits('S2sStatusAnswer', await apmByTransId(t, 'GET_TRANS_STATUS', merchant, paid.body.trans_id));
   });
 
   it("Given the Checkout SDK's brands endpoint, then the document describes it with its two credentials and its answer, and the gateway answers in that shape", async () => {

@@ -214,8 +214,9 @@ const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
   },
   S2sStatusAnswer: {
     type: 'object',
-    description: "Where the payment stands now; the merchant's Protocol Mapping may add fields.",
-    required: ['action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'amount', 'currency'],
+    description:
+      "Where the payment stands now; the merchant's Protocol Mapping may add fields. A card payment's answer carries trans_date, amount and currency; an APM payment's or a payout's (GET_TRANS_STATUS with the APM formula) does not.",
+    required: ['action', 'result', 'status', 'order_id', 'trans_id'],
     properties: {
       action: { type: 'string', enum: ['GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER'] },
       result: { type: 'string', enum: ['SUCCESS'] },
@@ -229,8 +230,13 @@ const S2S_ANSWER_COMPONENTS: Record<string, unknown> = {
   },
   S2sAcceptedAnswer: {
     type: 'object',
-    required: ['action', 'result', 'trans_id'],
-    properties: { action: { type: 'string', enum: ['CREDITVOID'] }, result: { type: 'string', enum: ['ACCEPTED'] }, trans_id: { type: 'string', format: 'uuid' } },
+    required: ['action', 'result', 'order_id', 'trans_id'],
+    properties: {
+      action: { type: 'string', enum: ['CREDITVOID'] },
+      result: { type: 'string', enum: ['ACCEPTED'] },
+      order_id: { type: 'string' },
+      trans_id: { type: 'string', format: 'uuid' },
+    },
   },
   S2sScheduleDeleted: {
     type: 'object',
