@@ -90,6 +90,17 @@ function integer(name: string, value: string, min: number, max: number): number 
   return n;
 }
 
+/** VAULT_KEY: 32 bytes in hex; unset (or empty), the key is DATA_DIR/vault.key. */
+function vaultKey(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(value.trim())) {
+    throw new ConfigError(
+      `VAULT_KEY must be 64 hexadecimal characters, 32 bytes (got ${value.trim().length} characters): set the key every process of the deployment shares, or unset it to use DATA_DIR/vault.key`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const host = env.HOST || '127.0.0.1';
   const port = integer('PORT', env.PORT || '8080', 0, 65535);
@@ -108,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl,
     esdbUrl,
     environment: oneOf('GATEWAY_ENV', env.GATEWAY_ENV || 'sandbox', ['sandbox', 'production'] as const),
-    vaultKeyHex: env.VAULT_KEY || null,
+    vaultKeyHex: vaultKey(env.VAULT_KEY),
     logLevel: oneOf('GATEWAY_LOG_LEVEL', env.GATEWAY_LOG_LEVEL || 'info', ['silent', 'error', 'warn', 'info'] as const),
     trustProxy: env.TRUST_PROXY === 'true',
     payerActionTimeoutMinutes: integer('PAYER_ACTION_TIMEOUT_MINUTES', env.PAYER_ACTION_TIMEOUT_MINUTES || '15', 1, 1440),

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
-import { runGateway, type Role } from './server';
+import { runGateway, StartRefusedError, type Role } from './server';
+import { VaultError } from './adapters/vault/vault-record';
 import { createFilesOwnerOnly } from './adapters/files/private-data-dir';
 import { BrokenLogError } from './application/audit/start-check';
 import { describeBroken } from './application/audit/verifier';
@@ -42,6 +43,14 @@ export async function main(role: Role = 'all'): Promise<void> {
         ].join('\n'),
       );
       process.exit(EXIT_BROKEN_LOG);
+    }
+    if (error instanceof StartRefusedError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    if (error instanceof VaultError) {
+      console.error(`Cannot start: ${error.message}`);
+      process.exit(2);
     }
     throw error;
   }

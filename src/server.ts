@@ -4,7 +4,7 @@
  * PostgreSQL (or EventStoreDB) shared by several processes.
  */
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { buildGateway, type Gateway } from './composition';
 import type { GatewayConfig } from './config';
@@ -37,7 +37,55 @@ export interface RunOptions {
   allowBrokenLog?: boolean;
 }
 
+/** The answer of the API's port while the rest of the gateway starts. */
+function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+  res.end('{"status":"starting"}\n');
+}
+
+/** A start refused before anything was changed, for a reason the operator fixes as the message says. */
+export class StartRefusedError extends Error {}
+
+/**
+ * Binds the API's port, answering nothing yet. First thing of a start: a port that cannot be had
+ * refuses the start before the data directory, the vault key or a demo merchant are made.
+ */
+async function bindPort(config: GatewayConfig): Promise<Server> {
+  const server = createServer(answerStarting);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    const where = `port ${config.port} on ${config.host}`;
+    const otherPort = `start on another port with PORT=${config.port === 8080 ? 8081 : 8080}`;
+    switch ((error as NodeJS.ErrnoException).code) {
+      case 'EADDRINUSE':
+        throw new StartRefusedError(`Cannot start: ${where} is in use (is the gateway already running?); stop what listens there, or ${otherPort}`);
+      case 'EACCES':
+        throw new StartRefusedError(`Cannot start: ${where} needs privileges this process does not have; ${otherPort} (above 1023)`);
+      case 'EADDRNOTAVAIL':
+      case 'ENOTFOUND':
+        throw new StartRefusedError(`Cannot start: HOST=${config.host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all`);
+      default:
+        throw error;
+    }
+  }
+  return server;
+}
+
 export async function runGateway(config: GatewayConfig, role: Role, options: RunOptions = {}): Promise<RunningGateway> {
+  const listener = role === 'all' || role === 'api' ? await bindPort(config) : null;
+  try {
+    return await startOn(listener, config, role, options);
+  } catch (error) {
+    if (listener) await new Promise((resolve) => listener.close(resolve));
+    throw error;
+  }
+}
+
+async function startOn(listener: Server | null, config: GatewayConfig, role: Role, options: RunOptions): Promise<RunningGateway> {
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
   const gateway = await buildGateway(config, {
     withProjector: role === 'projector',
@@ -102,12 +150,11 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   }
   let server: Server | null = null;
   let demoMerchant: MerchantCredentials | null = null;
-  if (role === 'all' || role === 'api') {
+  if (listener) {
     if (role === 'all' && config.environment === 'sandbox') demoMerchant = await ensureDemoMerchant(gateway);
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = gateway.app.listen(config.port, config.host, () => resolve(s));
-      s.once('error', reject);
-    });
+    listener.off('request', answerStarting);
+    listener.on('request', gateway.app.callback());
+    server = listener;
     // Keep-alive longer than typical load balancers' idle timeout, so they close first.
     server.keepAliveTimeout = 65_000;
   }
