@@ -39,6 +39,35 @@ describe('Hosted payment page: alternative methods', function () {
     expect(await suite.t.gateway.payments.current(paymentId)).to.deep.include({ phase: 'settled' });
   });
 
+  it('the method picker: cards and the other methods under headings of their own, each method once, by a name a payer understands, and the chosen method\'s form under its own heading', async () => {
+    // `vcard` is another name of the redirect method: the payer sees one "Redirect to the provider".
+    const payer = await suite.checkout({ methods: ['card', 'sb-redirect', 'vcard', 'sb-qr', 'sb-otp'] });
+    const chooser = payer.page.getByRole('navigation', { name: 'Choose how to pay' });
+    expect(await chooser.getByRole('list', { name: 'Cards' }).getByRole('link').allInnerTexts()).to.deep.equal(['Card']);
+    expect(await chooser.getByRole('list', { name: 'Other ways to pay' }).getByRole('link').allInnerTexts()).to.deep.equal([
+      'Redirect to the provider',
+      'QR code',
+      'Phone number and a one-time code by SMS',
+    ]);
+    expect(await chooser.innerText()).not.to.match(/sb-|vcard/);
+    const headings = () => payer.page.locator('section.pay').locator('h1, h2, h3').allInnerTexts();
+    expect(await headings()).to.deep.equal(['Choose how to pay', 'Cards', 'Other ways to pay', 'Pay by card']);
+    expect(await chooser.getByRole('link', { name: 'Card' }).getAttribute('aria-current')).to.equal('true');
+    await screenshot(payer.page, 'checkout-method-picker');
+
+    await chooser.getByRole('link', { name: 'Redirect to the provider' }).click();
+    await payer.page.getByRole('heading', { name: 'Redirect to the provider' }).waitFor();
+    expect(await headings()).to.deep.equal(['Choose how to pay', 'Cards', 'Other ways to pay', 'Redirect to the provider']);
+    expect(await chooser.getByRole('link', { name: 'Redirect to the provider' }).getAttribute('aria-current')).to.equal('true');
+    // Asked by its other name, the page marks the one entry the payer sees.
+    await payer.page.goto(`${payer.redirectUrl}?method=vcard`);
+    expect(await chooser.getByRole('link', { name: 'Redirect to the provider' }).getAttribute('aria-current')).to.equal('true');
+
+    await payer.page.setViewportSize(PHONE);
+    await payer.page.goto(payer.redirectUrl);
+    await screenshot(payer.page, 'checkout-method-picker-phone');
+  });
+
   it('QR code: drawn on the page with its minute counting down; when it runs out the page says so and offers the methods again', async () => {
     const payer = await checkout({}, { viewport: PHONE });
     // The page's timers run on a clock the test moves, as the gateway's does.

@@ -15,7 +15,7 @@ import {
   type MethodFieldProblem,
   type PageMethod,
 } from '../../application/checkout/checkout-service';
-import { chosenMethod, renderMethodChooser, renderMethodForm } from './method-form';
+import { chosenMethod, offersChoice, renderMethodForm, renderPayHeading } from './method-form';
 import { renderWalletButton } from './wallet-sheet';
 import { isWalletMethod } from '../../domain/merchant/methods';
 import { browserInfoInputs, escapeHtml } from '../html/page-kit';
@@ -177,10 +177,8 @@ export function renderFormPage(input: FormPageInput): string {
   const submit = credit ? `Receive ${amount}` : `Pay ${amount}`;
   const main = `<div class="checkout">
 ${renderOrderSummary(model, input.now)}
-<section class="pay" aria-labelledby="pay-title">
-  <h1 id="pay-title">${escapeHtml(heading)}</h1>
-  ${notices.join('\n')}
-  ${renderMethodChooser(model, 'card', input.prefix)}
+<section class="pay" aria-labelledby="${offersChoice(model) ? 'methods-title' : 'pay-title'}">
+  ${renderPayHeading(model, 'card', heading, notices.join('\n'), input.prefix)}
   <form method="post" action="${escapeHtml(action('pay'))}" data-checkout-form data-browser-info aria-labelledby="pay-title">
 ${fields.join('\n')}
 ${browserInfoInputs()}
@@ -211,10 +209,8 @@ function renderMethodFormPage(input: FormPageInput, method: PageMethod): string 
   const cancel = `${input.prefix}/checkout/${encodeURIComponent(model.session.sessionId)}/cancel`;
   const main = `<div class="checkout">
 ${renderOrderSummary(model, input.now)}
-<section class="pay" aria-labelledby="pay-title">
-  <h1 id="pay-title">${escapeHtml(method.label)}</h1>
-  ${notice}
-  ${renderMethodChooser(model, method.method, input.prefix)}
+<section class="pay" aria-labelledby="${offersChoice(model) ? 'methods-title' : 'pay-title'}">
+  ${renderPayHeading(model, method.method, method.label, notice, input.prefix)}
   ${isWalletMethod(method.method) ? renderWalletButton(model, method, input.prefix, input.walletSheet === true) : renderMethodForm(model, method, input.prefix, input.methodProblems, input.methodTyped)}
   <form method="post" action="${escapeHtml(cancel)}" data-cancel-form>
     <button type="submit" class="link-button">Cancel and return to the shop</button>

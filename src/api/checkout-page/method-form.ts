@@ -5,6 +5,7 @@
  * posts to the same pay endpoint as the card form, naming the method.
  */
 import type { CheckoutPageModel, MethodFieldProblem, PageMethod } from '../../application/checkout/checkout-service';
+import { isWalletMethod } from '../../domain/merchant/methods';
 import { browserInfoInputs, escapeHtml } from '../html/page-kit';
 import { methodFieldProblemText } from './messages';
 import { amountText } from './order-summary';
@@ -23,23 +24,72 @@ export function chosenMethod(model: Pick<CheckoutPageModel, 'methods' | 'lastMet
   return find(asked) ?? find(model.lastMethod) ?? model.methods[0] ?? null;
 }
 
-/** The list of methods, the chosen one marked; nothing when the session offers one method. */
-export function renderMethodChooser(model: CheckoutPageModel, chosen: string, prefix: string): string {
-  if (model.methods.length < 2) return '';
+/** One entry of the list: a method under the name the payer sees, and every id the session offers it by. */
+interface ChoiceEntry {
+  method: PageMethod;
+  ids: string[];
+}
+
+/**
+ * The methods as the payer tells them apart: by their names, each once. A method the session also
+ * offers by another name (an alias) looks exactly the same to the payer, so it is listed once,
+ * under the first id it was offered by.
+ */
+function choiceEntries(model: Pick<CheckoutPageModel, 'methods'>): ChoiceEntry[] {
+  const byName = new Map<string, ChoiceEntry>();
+  for (const m of model.methods) {
+    const name = m.label.trim().toLowerCase();
+    const entry = byName.get(name);
+    if (entry) entry.ids.push(m.method);
+    else byName.set(name, { method: m, ids: [m.method] });
+  }
+  return [...byName.values()];
+}
+
+/** Whether the page offers a choice: two methods or more that the payer can tell apart. */
+export const offersChoice = (model: Pick<CheckoutPageModel, 'methods'>): boolean => choiceEntries(model).length > 1;
+
+/**
+ * The top of the page's pay section. With one method: its heading, the page's title. With a
+ * choice: "Choose how to pay", then cards (and wallets, which pay with a card) and the other
+ * methods under headings of their own, the chosen one marked, each by its name only, and then the
+ * chosen method's heading, which the form below belongs to. `notices` come right under the title.
+ */
+export function renderPayHeading(model: CheckoutPageModel, chosen: string, heading: string, notices: string, prefix: string): string {
+  const entries = choiceEntries(model);
+  if (entries.length < 2) return `<h1 id="pay-title">${escapeHtml(heading)}</h1>\n  ${notices}`;
   const page = `${prefix}/checkout/${encodeURIComponent(model.session.sessionId)}`;
-  const items = model.methods
-    .map((m) => {
-      const current = m.method === chosen ? ' aria-current="true"' : '';
-      const id = m.label.toLowerCase() === m.method.toLowerCase() ? '' : ` <span class="method-id">${escapeHtml(m.method)}</span>`;
-      return `    <li><a href="${escapeHtml(`${page}?method=${encodeURIComponent(m.method)}`)}"${current} data-method="${escapeHtml(m.method)}">${escapeHtml(m.label)}${id}</a></li>`;
+  const item = (entry: ChoiceEntry): string => {
+    const id = entry.method.method;
+    const current = entry.ids.includes(chosen) ? ' aria-current="true"' : '';
+    return `      <li><a href="${escapeHtml(`${page}?method=${encodeURIComponent(id)}`)}"${current} data-method="${escapeHtml(id)}">${escapeHtml(entry.method.label)}</a></li>`;
+  };
+  const isCardLike = (entry: ChoiceEntry) => entry.method.method === 'card' || isWalletMethod(entry.method.method);
+  const cards = entries.filter(isCardLike);
+  const others = entries.filter((entry) => !isCardLike(entry));
+  const groups = [
+    { id: 'methods-cards', title: cards.some((e) => e.method.method !== 'card') ? 'Cards and wallets' : 'Cards', entries: cards },
+    { id: 'methods-other', title: 'Other ways to pay', entries: others },
+  ].filter((group) => group.entries.length > 0);
+  // One group alone needs no heading of its own: "Choose how to pay" says it all.
+  const lists = groups
+    .map((group) => {
+      const items = group.entries.map(item).join('\n');
+      if (groups.length === 1) return `  <ul class="methods-list">\n${items}\n  </ul>`;
+      return `  <div class="methods-group">
+    <h2 id="${group.id}" class="methods-group-title">${escapeHtml(group.title)}</h2>
+    <ul class="methods-list" aria-labelledby="${group.id}">
+${items}
+    </ul>
+  </div>`;
     })
     .join('\n');
-  return `<nav class="methods" aria-labelledby="methods-title">
-  <h2 id="methods-title" class="methods-title">Choose how to pay</h2>
-  <ul>
-${items}
-  </ul>
-</nav>`;
+  return `<h1 id="methods-title">Choose how to pay</h1>
+  ${notices}
+  <nav class="methods" aria-labelledby="methods-title">
+${lists}
+  </nav>
+  <h2 id="pay-title" class="pay-title">${escapeHtml(heading)}</h2>`;
 }
 
 /** The chosen alternative method's form: what the page collects, then Pay. */
