@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /^(\.\/)?test\//.test(arg) && fs.existsSync(arg));
 
 module.exports = {
-  require: ['tsx/cjs', 'test/support/setup.ts'],
+  require: ['tsx/cjs', 'tsx/esm', 'test/support/setup.ts'],
   spec: named ? [] : ['test/**/*.test.ts'],
   extension: ['ts'],
   recursive: true,

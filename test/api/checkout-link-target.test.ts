@@ -15,7 +15,7 @@ import { forEachStore } from '../support/gateway-harness';
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
 import { requirePostgres } from '../support/postgres';
-import { cliWithDataDir } from '../support/cli-runner';
+import { inProcessCliWithDataDir } from '../support/cli-in-process';
 import { scratchReadModelDb } from '../support/scratch-read-model-db';
 
 forEachStore('Checkout API: Override Link Target', (h) => {
@@ -99,26 +99,26 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
 describe('merchant CLI: --link-target', function () {
   this.timeout(120_000);
-  const cli = cliWithDataDir('olt-cli-');
+  const cli = inProcessCliWithDataDir('olt-cli-');
 
-  it('create sets it, update changes and clears it (none), show reports it, other values are refused', () => {
-    const created = cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--link-target', '_blank', '--json');
+  it('create sets it, update changes and clears it (none), show reports it, other values are refused', async () => {
+    const created = await cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--link-target', '_blank', '--json');
     expect(created.code, created.stderr).to.equal(0);
     const merchant = JSON.parse(created.stdout);
     expect(merchant.override_link_target).to.equal('_blank');
 
-    const updated = cli('merchant', 'update', merchant.merchant_id, '--link-target', '_top', '--json');
+    const updated = await cli('merchant', 'update', merchant.merchant_id, '--link-target', '_top', '--json');
     expect(updated.code, updated.stderr).to.equal(0);
     expect(JSON.parse(updated.stdout).override_link_target).to.equal('_top');
 
-    const cleared = cli('merchant', 'update', merchant.merchant_id, '--link-target', 'none', '--json');
+    const cleared = await cli('merchant', 'update', merchant.merchant_id, '--link-target', 'none', '--json');
     expect(JSON.parse(cleared.stdout).override_link_target).to.equal(null);
 
-    const refused = cli('merchant', 'update', merchant.merchant_id, '--link-target', '_new');
+    const refused = await cli('merchant', 'update', merchant.merchant_id, '--link-target', '_new');
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/--link-target must be one of _blank, _self, _parent, _top or none/);
 
-    const shown = cli('merchant', 'show', merchant.merchant_id, '--json');
+    const shown = await cli('merchant', 'show', merchant.merchant_id, '--json');
     expect(JSON.parse(shown.stdout).override_link_target).to.equal(null);
   });
 });

@@ -14,7 +14,7 @@ import { forEachStore, type HttpResult, type TestGateway, type TestMerchant } fr
 import { MemoryEventStore } from '../support/memory-event-store';
 import { appendMerchantEvents, merchantRegistered, merchantSettingsChanged } from '../support/payment-fixtures';
 import { requirePostgres } from '../support/postgres';
-import { cliWithDataDir } from '../support/cli-runner';
+import { inProcessCliWithDataDir } from '../support/cli-in-process';
 import { scratchReadModelDb } from '../support/scratch-read-model-db';
 
 const OPTIONAL_FIELDS = [
@@ -361,27 +361,27 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
 describe('merchant CLI: Protocol Mapping switches', function () {
   this.timeout(120_000);
-  const cli = cliWithDataDir('pm-cli-');
+  const cli = inProcessCliWithDataDir('pm-cli-');
 
-  it('create sets them, update changes one and keeps the other, show reports them, unknown names are refused', () => {
-    const created = cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--callback-fields', 'payer_ip,brand', '--return-params', 'payment_method', '--json');
+  it('create sets them, update changes one and keeps the other, show reports them, unknown names are refused', async () => {
+    const created = await cli('merchant', 'create', '--name', `CLI ${randomUUID().slice(0, 6)}`, '--callback-fields', 'payer_ip,brand', '--return-params', 'payment_method', '--json');
     expect(created.code, created.stderr).to.equal(0);
     const merchant = JSON.parse(created.stdout);
     expect(merchant.callback_fields).to.deep.equal(['brand', 'payer_ip']);
     expect(merchant.return_params).to.deep.equal(['payment_method']);
 
-    const updated = cli('merchant', 'update', merchant.merchant_id, '--return-params', 'none', '--json');
+    const updated = await cli('merchant', 'update', merchant.merchant_id, '--return-params', 'none', '--json');
     expect(updated.code, updated.stderr).to.equal(0);
     expect(JSON.parse(updated.stdout)).to.deep.include({ callback_fields: ['brand', 'payer_ip'], return_params: [] });
 
-    const all = cli('merchant', 'update', merchant.merchant_id, '--callback-fields', 'all', '--json');
+    const all = await cli('merchant', 'update', merchant.merchant_id, '--callback-fields', 'all', '--json');
     expect(JSON.parse(all.stdout).callback_fields).to.include.members(['three_ds', 'browser', 'payer_district']);
 
-    const refused = cli('merchant', 'update', merchant.merchant_id, '--callback-fields', 'brand,pan');
+    const refused = await cli('merchant', 'update', merchant.merchant_id, '--callback-fields', 'brand,pan');
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/--callback-fields is not valid: .*pan/);
 
-    const shown = cli('merchant', 'show', merchant.merchant_id, '--json');
+    const shown = await cli('merchant', 'show', merchant.merchant_id, '--json');
     expect(JSON.parse(shown.stdout).return_params).to.deep.equal([]);
   });
 });

@@ -7,32 +7,32 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { buildGateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
-import { cliWithDataDir } from '../support/cli-runner';
+import { inProcessCliWithDataDir } from '../support/cli-in-process';
 
 describe('APM CLI: --methods and sandbox decide', function () {
   this.timeout(180_000);
-  const cli = cliWithDataDir('apm-cli-');
+  const cli = inProcessCliWithDataDir('apm-cli-');
 
-  it('Given a new sandbox merchant, Then it takes all methods; update narrows, clears and restores them; unknown ones are refused', () => {
-    const created = JSON.parse(cli('merchant', 'create', '--name', `APM ${randomUUID().slice(0, 6)}`, '--json').stdout);
+  it('Given a new sandbox merchant, Then it takes all methods; update narrows, clears and restores them; unknown ones are refused', async () => {
+    const created = JSON.parse((await cli('merchant', 'create', '--name', `APM ${randomUUID().slice(0, 6)}`, '--json')).stdout);
     expect(created.methods).to.equal('all');
     const id = created.merchant_id;
 
-    const narrowed = cli('merchant', 'update', id, '--methods', 'sb-qr,sb-redirect', '--json');
+    const narrowed = await cli('merchant', 'update', id, '--methods', 'sb-qr,sb-redirect', '--json');
     expect(narrowed.code, narrowed.stderr).to.equal(0);
     expect(JSON.parse(narrowed.stdout).methods).to.deep.equal(['sb-qr', 'sb-redirect']);
-    expect(JSON.parse(cli('merchant', 'update', id, '--methods', 'none', '--json').stdout).methods).to.deep.equal([]);
-    expect(JSON.parse(cli('merchant', 'show', id, '--json').stdout).methods).to.deep.equal([]);
-    expect(JSON.parse(cli('merchant', 'update', id, '--methods', 'all', '--json').stdout).methods).to.equal('all');
+    expect(JSON.parse((await cli('merchant', 'update', id, '--methods', 'none', '--json')).stdout).methods).to.deep.equal([]);
+    expect(JSON.parse((await cli('merchant', 'show', id, '--json')).stdout).methods).to.deep.equal([]);
+    expect(JSON.parse((await cli('merchant', 'update', id, '--methods', 'all', '--json')).stdout).methods).to.equal('all');
 
-    const refused = cli('merchant', 'update', id, '--methods', 'sb-qr,acme-pay');
+    const refused = await cli('merchant', 'update', id, '--methods', 'sb-qr,acme-pay');
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/^--methods: Unknown payment method acme-pay \(this deployment offers sb-redirect, /);
-    expect(cli('merchant', 'update', id, '--methods', ',').stderr).to.include('--methods must be all, none or a comma-separated list of methods');
+    expect((await cli('merchant', 'update', id, '--methods', ',')).stderr).to.include('--methods must be all, none or a comma-separated list of methods');
   });
 
   it('Given a payment waiting on the provider page, When sandbox decide approves it, Then it is SETTLED; a second decision changes nothing', async () => {
-    const merchant = JSON.parse(cli('merchant', 'create', '--name', `APM ${randomUUID().slice(0, 6)}`, '--json').stdout);
+    const merchant = JSON.parse((await cli('merchant', 'create', '--name', `APM ${randomUUID().slice(0, 6)}`, '--json')).stdout);
     const config = { ...loadConfig({ ...process.env, DATA_DIR: cli.dataDir, EVENT_STORE: 'sqlite', DATABASE_URL: '' }), logLevel: 'silent' as const };
     const g = await buildGateway(config, { withProjector: true });
     let transId: string;
@@ -66,11 +66,11 @@ describe('APM CLI: --methods and sandbox decide', function () {
     } finally {
       await g.close();
     }
-    const decided = cli('sandbox', 'decide', transId, 'approve', '--json');
+    const decided = await cli('sandbox', 'decide', transId, 'approve', '--json');
     expect(decided.code, decided.stderr).to.equal(0);
     expect(JSON.parse(decided.stdout)).to.deep.equal({ trans_id: transId, status: 'SETTLED', changed: true });
-    const again = cli('sandbox', 'decide', transId, 'decline');
+    const again = await cli('sandbox', 'decide', transId, 'decline');
     expect(again.stdout).to.include(`Payment ${transId} was already decided: SETTLED.`);
-    expect(cli('sandbox', 'decide', transId, 'maybe').code).to.equal(2);
+    expect((await cli('sandbox', 'decide', transId, 'maybe')).code).to.equal(2);
   });
 });

@@ -9,7 +9,7 @@ import { foldPayment } from '../../src/domain/payment/state';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { forEachStore, TEST_PAN, type TestGateway } from '../support/gateway-harness';
 import { paymentInitiated, paymentSettled, T0, T1 } from '../support/payment-fixtures';
-import { cliWithDataDir } from '../support/cli-runner';
+import { inProcessCliWithDataDir } from '../support/cli-in-process';
 
 
 forEachStore('GET /admin/payments/:id/history', (h) => {
@@ -130,12 +130,12 @@ describe('payment as of a point', function () {
   });
 });
 
-describe('npm run gateway -- history, as a process', function () {
+describe('npm run gateway -- history', function () {
   this.timeout(120_000);
-  const cli = cliWithDataDir('gateway-history-');
+  const cli = inProcessCliWithDataDir('gateway-history-');
 
   it('prints a seeded payment\'s events and its state as of a version, as text and as JSON', async function () {
-    expect(cli('seed', '--events', '300', '--merchants', '1').code).to.equal(0);
+    expect((await cli('seed', '--events', '300', '--merchants', '1')).code).to.equal(0);
     // Any payment of the seeded store will do: take one that went through a follow-up.
     const events = (await import('better-sqlite3')).default;
     const file = new events(path.join(cli.dataDir, 'events.db'), { readonly: true });
@@ -145,7 +145,7 @@ describe('npm run gateway -- history, as a process', function () {
     file.close();
     const id = streamId.slice('payment-'.length);
 
-    const json = cli('history', id, '--as-of', '1', '--json');
+    const json = await cli('history', id, '--as-of', '1', '--json');
     expect(json.code, json.stderr).to.equal(0);
     const body = JSON.parse(json.stdout);
     expect(body.events.length).to.be.at.least(3);
@@ -153,15 +153,15 @@ describe('npm run gateway -- history, as a process', function () {
     expect(body.as_of).to.include({ requested: '1', version: 1 });
     expect(body.state.status).to.be.oneOf(['SETTLED', 'PENDING']);
 
-    const text = cli('history', id);
+    const text = await cli('history', id);
     expect(text.code).to.equal(0);
     expect(text.stdout).to.contain(`Payment ${id}`).and.to.contain('#0').and.to.contain('PaymentInitiated');
 
-    const missing = cli('history', 'no-such-payment');
+    const missing = await cli('history', 'no-such-payment');
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.contain('Payment not found');
 
-    const bad = cli('history', id, '--as-of', 'yesterday');
+    const bad = await cli('history', id, '--as-of', 'yesterday');
     expect(bad.code).to.equal(2);
   });
 });

@@ -1,7 +1,11 @@
 /**
- * The CLI's `run` in this process, its output captured: for tables of cases that would take a
- * process start each (the process itself is covered by the tests that use cli-runner.ts).
+ * The CLI's `run` in this process, its output captured: for tests of what a command does and says,
+ * which would otherwise take a process start per call (the process itself, its exit, signals and
+ * file modes, is covered by the tests that use cli-runner.ts).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { run } from '../../src/cli/index';
 
 export interface InProcessResult {
@@ -34,4 +38,22 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       else process.env[k] = v;
     }
   }
+}
+
+/** `npm run gateway -- <args>` in this process; `dataDir` is the suite's data directory (its SQLite files). */
+export type InProcessCli = ((...args: string[]) => Promise<InProcessResult>) & { readonly dataDir: string };
+
+/**
+ * The in-process counterpart of cli-runner.ts's `cliWithDataDir`: the same environment, against a
+ * data directory of the suite's own (made before the suite, removed after it). Call inside `describe`.
+ */
+export function inProcessCliWithDataDir(prefix: string): InProcessCli {
+  let dataDir = '';
+  before(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const cli = (...args: string[]): Promise<InProcessResult> =>
+    runCli(args, { DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' });
+  return Object.defineProperty(cli, 'dataDir', { get: () => dataDir }) as InProcessCli;
 }
