@@ -60,9 +60,9 @@ describe('Dashboard: payments of every channel', function () {
 
   it('Given a card sale, an S2S APM sale and a payout, Then every row shows its kind and the method or card it was made with', async () => {
     const html = await page(`/dashboard/payments?merchant=${merchant.merchant_id}`);
-    expect(cellsOf(html, ids.card)).to.include({ Kind: 'sale', Method: 'VISA 411111******1111', Channel: 's2s_card' });
-    expect(cellsOf(html, ids.apm)).to.include({ Kind: 'sale', Method: 'sb-redirect', Channel: 's2s_apm' });
-    expect(cellsOf(html, ids.payout)).to.include({ Kind: 'payout', Method: 'sb-momo', Channel: 's2s_apm' });
+    expect(cellsOf(html, ids.card)).to.include({ 'Kind · channel': 'sale s2s_card', Method: 'VISA 411111******1111' });
+    expect(cellsOf(html, ids.apm)).to.include({ 'Kind · channel': 'sale s2s_apm', Method: 'sb-redirect' });
+    expect(cellsOf(html, ids.payout)).to.include({ 'Kind · channel': 'payout s2s_apm', Method: 'sb-momo' });
   });
 
   it('Given the method filter, Then it finds the APM payment by its method and the payout by its payout method, as it finds cards by brand', async () => {

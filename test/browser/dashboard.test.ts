@@ -9,8 +9,10 @@ import { expect } from 'chai';
 import { allProjectionNames } from '../../projections';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, PHONE, launchBrowser, screenshot } from '../support/browser';
+import { apmSale } from '../support/apm-client';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
+import { payout, topUp } from '../support/payout-client';
 import { startChain } from '../support/recurring-chains';
 
 describe('Dashboard in a browser', function () {
@@ -21,6 +23,8 @@ describe('Dashboard in a browser', function () {
   let merchant: TestMerchant;
   let settledId: string;
   let declinedOrder: string;
+  let apmId: string;
+  let payoutId: string;
   const cspViolations: string[] = [];
 
   const newPage = async (context: BrowserContext): Promise<Page> => {
@@ -55,6 +59,9 @@ describe('Dashboard in a browser', function () {
     const auth = await t.sale(merchant, { order_id: 'ORDER-1003', auth: 'Y', order_amount: '40.00', order_currency: 'USD' });
     await t.capture(merchant, auth.body.trans_id, '40.00');
     await t.creditVoid(merchant, auth.body.trans_id, '15.00');
+    apmId = (await apmSale(t, merchant, { order_id: 'ORDER-1004', payer_email: 'success@gmail.com' })).body.trans_id;
+    await topUp(t, merchant, 'GHS', 50_000);
+    payoutId = (await payout(t, merchant, { order_id: 'PAYOUT-2001', order_amount: '120.00' })).body.trans_id;
     await startChain(t.gateway, merchant.merchant_id);
     await t.gateway.notifier.catchUp();
     await t.gateway.readModels.catchUpToHead(5000, allProjectionNames());
@@ -121,6 +128,43 @@ describe('Dashboard in a browser', function () {
     await context.close();
   });
 
+  it('Given a card sale, an S2S APM sale and a payout, then each row shows its full trans id with a working copy button, its kind and its method, and the method filter finds the APM payment', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await signIn(context, '/dashboard/payments');
+    const row = (id: string) => page.locator('table tbody tr', { has: page.locator(`a[href="/dashboard/payments/${id}"]`) });
+    const cells = async (id: string) => {
+      const head = await page.locator('table thead th').allInnerTexts();
+      const values = await row(id).locator('td').allInnerTexts();
+      return Object.fromEntries(head.map((name, i) => [name, values[i]!.trim()]));
+    };
+    expect(await cells(settledId)).to.include({ 'Trans id': `${settledId}\nCopy`, 'Kind · channel': 'sale\ns2s_card', Method: 'VISA 411111******1111' });
+    expect(await cells(apmId)).to.include({ 'Trans id': `${apmId}\nCopy`, 'Kind · channel': 'sale\ns2s_apm', Method: 'sb-redirect' });
+    expect(await cells(payoutId)).to.include({ 'Trans id': `${payoutId}\nCopy`, 'Kind · channel': 'payout\ns2s_apm', Method: 'sb-momo' });
+    // The id reads on one line, as one word.
+    const idBox = await row(payoutId).locator('code.id').boundingBox();
+    expect(idBox!.height).to.be.below(30);
+    await screenshot(page, 'dashboard-payments-channels');
+    // Every column fits a desktop screen: nothing to scroll sideways for.
+    expect(await page.locator('.table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth)).to.be.at.most(0);
+
+    await row(payoutId).getByRole('button', { name: `Copy trans id ${payoutId}` }).click();
+    await row(payoutId).getByRole('button', { name: `Copy trans id ${payoutId}` }).filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(payoutId);
+
+    await page.getByLabel('Method').fill('sb-redirect');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await page.locator('table tbody tr').count()).to.equal(1);
+    expect(await page.locator('table tbody').innerText()).to.include(apmId);
+
+    await page.goto(`${t.baseUrl}/dashboard/payments/${payoutId}`);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal(`Payment ${payoutId}`);
+    const facts = page.locator('dl.facts');
+    expect(await facts.locator('dt:text-is("Kind") + dd').innerText()).to.equal('payout');
+    expect(await facts.locator('dt:text-is("Method") + dd').innerText()).to.equal('sb-momo');
+    await screenshot(page, 'dashboard-payout');
+    await context.close();
+  });
+
   it('Given a callback the shop refused, then the operator redelivers it from the payment page and sees it delivered', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await signIn(context, `/dashboard/payments/${settledId}`);
@@ -175,8 +219,11 @@ describe('Dashboard in a browser', function () {
     const page = await signIn(context, '/dashboard/analytics');
     expect(await page.locator('figure.chart svg[role="img"]').count()).to.be.at.least(3);
     expect(await page.locator('figure.chart figcaption').allInnerTexts()).to.include.members(['Settled per day, EUR', 'Settled per day, USD']);
+    // Payouts and a top-up in GHS, no sale: nothing to chart in GHS.
+    expect(await page.locator('figure.chart figcaption').allInnerTexts()).not.to.include('Settled per day, GHS');
     const balances = page.locator('section', { hasText: 'Ledger balances' }).locator('tbody');
     expect(await balances.innerText()).to.include('merchant_receivable');
+    expect(await balances.locator('tr', { hasText: 'topped_up' }).innerText()).to.include('-500.00 GHS');
     await screenshot(page, 'dashboard-analytics');
 
     await page.locator('section', { hasText: 'Recurring chains' }).locator('tbody a').first().click();
@@ -223,6 +270,7 @@ describe('Dashboard in a browser', function () {
     for (const [path, name] of [
       ['/dashboard/payments', 'payments'],
       [`/dashboard/payments/${settledId}`, 'payment'],
+      [`/dashboard/payments/${payoutId}`, 'payout'],
       ['/dashboard/callbacks', 'callbacks'],
       [`/dashboard/merchants/${merchant.merchant_id}`, 'merchant'],
       ['/dashboard/analytics', 'analytics'],

@@ -24,7 +24,7 @@ header.top nav a { text-decoration: none; padding: 0.25rem 0; display: inline-bl
 header.top nav a[aria-current="page"] { border-bottom: 3px solid #79b8ff; font-weight: 600; }
 .sign-out { margin-left: auto; }
 .sign-out button.secondary { background: transparent; color: #fff; border-color: #8b949e; min-height: 2.25rem; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
+main { max-width: 80rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
 main:focus { outline: none; }
 h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 0.75rem; }
@@ -57,13 +57,14 @@ button.secondary, .button.secondary { background: transparent; color: var(--fg);
 .table-wrap { overflow-x: auto; background: var(--card); border: 1px solid var(--border); border-radius: 10px; margin: 0 0 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
 caption { text-align: left; font-weight: 600; padding: 0.6rem 0.75rem; }
-th, td { text-align: left; padding: 0.5rem 0.75rem; border-top: 1px solid var(--border); vertical-align: top; }
+th, td { text-align: left; padding: 0.5rem 0.6rem; border-top: 1px solid var(--border); vertical-align: top; }
+td time { display: inline-block; min-width: 6.5rem; }
 th { background: #f6f8fa; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code.id { font-size: 0.85rem; overflow-wrap: anywhere; word-break: break-all; }
 .copyable { display: inline-flex; align-items: center; gap: 0.35rem; }
 .copyable code.id { user-select: all; }
-td .copyable code.id { white-space: nowrap; word-break: normal; overflow-wrap: normal; }
+td .copyable code.id { white-space: nowrap; word-break: normal; overflow-wrap: normal; font-size: 0.8rem; }
 button.copy { min-height: 1.75rem; padding: 0.1rem 0.45rem; font-size: 0.75rem; font-weight: 600; background: transparent; color: var(--accent); border-color: var(--border); border-radius: 6px; }
 button.copy[data-copied] { color: var(--good); border-color: var(--good); }
 main > h1 { overflow-wrap: anywhere; }

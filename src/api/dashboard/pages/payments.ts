@@ -71,18 +71,17 @@ async function searchPage(ctx: Koa.Context, session: DashboardSession, deps: Das
       copyable(p.paymentId, 'trans id', `/dashboard/payments/${p.paymentId}`),
       esc(p.orderId),
       esc(names.get(p.merchantId) ?? p.merchantId),
-      esc(p.channel),
-      esc(kindText(p.kind)),
+      `${esc(kindText(p.kind))}<br><span class="muted">${esc(p.channel)}</span>`,
       esc(methodText(p)),
       esc(money(p.amount, p.currency)),
       badge(p.status),
     ]);
     results = `${table({
       caption: before ? 'Payments (older page)' : 'Payments, newest first',
-      head: ['Initiated', 'Trans id', 'Order id', 'Merchant', 'Channel', 'Kind', 'Method', 'Amount', 'Status'],
+      head: ['Initiated', 'Trans id', 'Order id', 'Merchant', 'Kind · channel', 'Method', 'Amount', 'Status'],
       rows,
       empty: 'No payment matches.',
-      numeric: [7],
+      numeric: [6],
     })}
 <div class="pager">${before ? `<a href="/dashboard/payments${queryOf({ ...form })}">Newest</a>` : ''}${
       page.next ? `<a href="/dashboard/payments${queryOf({ ...form, before: page.next })}" rel="next">Older payments</a>` : ''
