@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import sinon from 'sinon';
+import { SandboxConnector } from '../../src/adapters/connectors/sandbox/connector';
 import { expireAbandonedPayerActions } from '../../src/workers/payer-action-expiry';
 import { forEachStore, TestClock } from '../support/gateway-harness';
 
@@ -46,5 +48,25 @@ forEachStore('payer action expiry', (h) => {
     await run();
     expect((await g.status(merchant, redirect.body.trans_id)).body.status).to.equal('DECLINED');
     expect((await g.status(merchant, settled.body.trans_id)).body.status).to.equal('SETTLED');
+  });
+
+  it('does not finish at the acquirer a payment it declined for want of the payer, when the payer comes back late', async () => {
+    const g = h();
+    const merchant = await g.createMerchant();
+    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
+    expect(sale.body.status).to.equal('3DS');
+    await g.gateway.readModels.catchUpToHead();
+    (g.clock as TestClock).advance(16 * 60_000);
+    await run();
+    const completions = sinon.spy(SandboxConnector.prototype, 'completePayerAction');
+    try {
+      await g.request(`/payments/${sale.body.trans_id}/3ds-return?PaRes=late&MD=${sale.body.trans_id}`);
+      // Finishing it there would charge the card for a payment the merchant was told is declined.
+      expect(completions.callCount).to.equal(0);
+    } finally {
+      completions.restore();
+    }
+    expect((await g.status(merchant, sale.body.trans_id)).body.status).to.equal('DECLINED');
+    expect(await g.paymentEventTypes(sale.body.trans_id)).to.deep.equal(['PaymentInitiated', 'ThreeDSChallengeRequired', 'PaymentDeclined']);
   });
 });

@@ -20,8 +20,9 @@ export interface RawPayerReturn {
 /**
  * `browser` is what the payer's browser told the page; it is recorded with the decision, as is the
  * ACS's 3-D Secure result. A return that does not verify decides nothing and reveals nothing
- * (`payer_return_invalid`); a verified return of a payment already decided (a repeated submit, a
- * late return) is answered with the payment as it stands.
+ * (`payer_return_invalid`); a verified return of a payment already decided (a repeated submit) is
+ * answered with the payment as it stands. A return after the gateway gave up on the payer never
+ * reaches the connector: it is answered with the decline.
  */
 export async function completePayerAction(
   deps: PaymentDeps,
@@ -36,6 +37,9 @@ export async function completePayerAction(
   const awaiting = state.phase === 'awaiting_3ds' || state.phase === 'awaiting_redirect';
   const kind = state.phase === 'awaiting_3ds' ? '3ds' : state.phase === 'awaiting_redirect' ? 'redirect' : state.lastPayerAction;
   if (!kind) throw new DomainError('payer_return_invalid', 'This verification answer is not valid.');
+  // The gateway gave up on the payer and told the merchant so: finishing the transaction at the
+  // connector now could take money for a payment that stays declined. The late payer sees the decline.
+  if (state.phase === 'declined' && state.declineCode === 'payer_timeout') return state;
   const connector = deps.connectors.get(connectorOf(state));
   let answer: PayerReturnOutcome;
   try {
