@@ -149,6 +149,8 @@ export interface BuildOptions {
   walletTrust?: WalletTrust;
   /** Also report the process's CPU, memory and event-loop delay (the server roles; not tools or tests). */
   processMetrics?: boolean;
+  /** Wraps the event store adapter before anything uses it: the simulation injects its faults there. */
+  wrapStore?: (store: EventStore) => EventStore;
 }
 
 export async function buildGateway(config: GatewayConfig, options: BuildOptions): Promise<Gateway> {
@@ -183,7 +185,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     commitSettleMs: options.eventCommitSettleMs,
     pollIntervalMs: options.eventPollIntervalMs,
   });
-  const rawStore: EventStore = new MeasuredEventStore(adapter, metrics);
+  const rawStore: EventStore = new MeasuredEventStore(options.wrapStore ? options.wrapStore(adapter) : adapter, metrics);
   // Everything but the audit reads events in their current shape (old schema versions upcast).
   const store = withUpcasting(rawStore);
   const readDb = createReadModelDb(readModelTarget(config), (error) =>

@@ -22,6 +22,7 @@
  * delivery's own stream. A notifier that dies mid-attempt leaves a claim whose lease runs out; the
  * next one records the attempt as interrupted and sends again under the same delivery id.
  */
+import { randomUUID } from 'node:crypto';
 import type { CallbackCommand } from '../../domain/callback-delivery/commands';
 import { callbackStreamId } from '../../domain/callback-delivery/events';
 import type { DeliveryState, ExistingDelivery } from '../../domain/callback-delivery/state';
@@ -146,6 +147,8 @@ export class Notifier {
   private readonly turns = new PaymentTurns();
   private readonly merchantCache = new Map<string, { account: MerchantAccount | undefined; at: number }>();
   private readonly leaseMs: number;
+  /** Marks the claims this notifier appends, so it knows its own after a lost reply. */
+  private readonly instanceId = randomUUID();
 
   constructor(private readonly deps: NotifierDeps) {
     this.leaseMs = deps.settings.timeoutMs + LEASE_GRACE_MS;
@@ -401,7 +404,7 @@ export class Notifier {
         callbackStreamId(deliveryId),
         callbackDecider,
         command,
-        { correlationId: stored.metadata.correlationId, causationId: stored.id },
+        { correlationId: stored.metadata.correlationId, causationId: stored.id, notifier: this.instanceId },
         { state: callbackDecider.initialState(), version: null },
       );
     } catch (error) {
@@ -412,7 +415,21 @@ export class Notifier {
     if (result.newEvents.some((e) => e.type === 'CallbackAttemptStarted') && result.version !== null) {
       return { deliveryId, known: { state: result.state, version: result.version } };
     }
-    return null;
+    return this.ownFirstClaim(deliveryId);
+  }
+
+  /**
+   * The delivery exists already. When its first attempt was claimed by this notifier (the append
+   * committed but its reply was lost), it is still this notifier's to send, in the payment's turn:
+   * left to the due pass, it would reach the merchant after the payment's later callbacks.
+   */
+  private async ownFirstClaim(deliveryId: string): Promise<Claimed | null> {
+    const events = await this.deps.store.readStream(callbackStreamId(deliveryId));
+    const claims = events.filter((e) => e.type === 'CallbackAttemptStarted');
+    if (claims.length !== 1 || claims[0]!.metadata.notifier !== this.instanceId) return null;
+    const { state, version } = await loadState(this.deps.store, callbackStreamId(deliveryId), callbackDecider);
+    if (!state.exists || state.status !== 'in_flight' || state.attempts !== 1 || version === null) return null;
+    return { deliveryId, known: { state, version } };
   }
 
   /**

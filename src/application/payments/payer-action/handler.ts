@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors';
 import type { BrowserAttributes } from '../../../domain/payment/events';
 import { connectorOf, type ExistingPayment } from '../../../domain/payment/state';
 import type { PayerReturnOutcome } from '../../ports/connector';
-import { toAuthorizationResult } from '../connector-calls';
+import { callConnector, payerReturnUrl, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
 import { existing } from '../existing';
 import { paymentStream } from '../payment-stream';
@@ -88,6 +88,9 @@ export async function completePayerAction(
 }
 
 export async function expirePayerAction(deps: PaymentDeps, paymentId: string, reason: string): Promise<void> {
+  // A provider that decides later may have decided and its notification not arrived yet: a payout
+  // it paid, or a sale it took, must not be declined here. It is asked first.
+  if (await decidedByProvider(deps, paymentId)) return;
   try {
     await paymentStream(deps.store).handle(paymentId, { type: 'ExpirePayerAction', data: { now: deps.clock.now().toISOString(), reason } });
   } catch (error) {
@@ -95,4 +98,31 @@ export async function expirePayerAction(deps: PaymentDeps, paymentId: string, re
     if (error instanceof DomainError && error.code === 'unexpected_outcome') return;
     throw error;
   }
+}
+
+async function decidedByProvider(deps: PaymentDeps, paymentId: string): Promise<boolean> {
+  const stream = paymentStream(deps.store);
+  const { state, version } = await stream.load(paymentId);
+  if (!state.exists || state.phase !== 'awaiting_provider') return false;
+  const correlationId = `expiry-${paymentId}`;
+  const outcome = await callConnector(deps, connectorOf(state), correlationId, (c) =>
+    c.status({
+      paymentId,
+      reference: state.acquirerReference ?? null,
+      kind: state.kind,
+      amount: state.amount,
+      currency: state.currency,
+      ...(state.method ? { method: { method: state.method.brand, parameters: state.method.parameters, ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}) } } : {}),
+      ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
+      returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
+    }),
+  );
+  if (outcome.outcome !== 'success' && outcome.outcome !== 'declined') return false;
+  await stream.handle(
+    paymentId,
+    { type: 'RecordProviderNotification', data: { result: toAuthorizationResult(outcome), now: deps.clock.now().toISOString() } },
+    { correlationId, causationId: correlationId },
+    { state, version },
+  );
+  return true;
 }
