@@ -69,7 +69,7 @@ describe('Simulation: planted bugs are caught within 200 seeds', function () {
       let result = await runWorkload((steps = generateWorkload(seed, 40)), { seed, store: 'sqlite' });
       while (result.ok && seed < 200) result = await runWorkload((steps = generateWorkload(++seed, 40)), { seed, store: 'sqlite' });
       expect(result.ok).to.equal(false);
-      const shrunk = await shrink(steps, result, (candidate) => runWorkload(candidate, { seed, store: 'sqlite' }), 30);
+      const shrunk = await shrink(steps, result, (candidate) => runWorkload(candidate, { seed, store: 'sqlite' }), 10);
       expect(shrunk.steps.length).to.be.below(steps.length);
       const again = await runWorkload(shrunk.steps, { seed, store: 'sqlite' });
       expect(again.failure?.invariant).to.equal(result.failure!.invariant);
