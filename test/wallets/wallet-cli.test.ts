@@ -14,24 +14,22 @@ import { loadConfig } from '../../src/config';
 import { appleSignedBytes } from '../../src/adapters/wallets/apple-ec-v1';
 import { WalletTokenRefused } from '../../src/domain/wallets/refusals';
 import { productionWalletTrust, walletTrustFor, WalletTrustError } from '../../src/adapters/wallets/trust';
-import { runCli } from '../support/cli-in-process';
-import { cliWithDataDir } from '../support/cli-runner';
+import { inProcessCliWithDataDir, runCli } from '../support/cli-in-process';
 
 describe('gateway wallet (CLI)', function () {
   this.timeout(120_000);
-  // A real process per command, as an operator runs them.
-  const gateway = cliWithDataDir('gw-wallet-cli-');
+  const gateway = inProcessCliWithDataDir('gw-wallet-cli-');
   let dataDir: string;
   let merchant: { merchant_id: string; merchant_key: string; client_key: string };
   const env = () => ({ DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'silent', EVENT_STORE: 'sqlite', GATEWAY_ENV: 'sandbox', VAULT_KEY: undefined });
   const cli = async (...argv: string[]) => {
-    const r = gateway('wallet', ...argv);
+    const r = await gateway('wallet', ...argv);
     return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   };
 
   before(async () => {
     dataDir = gateway.dataDir;
-    const created = gateway('merchant', 'create', '--name', 'Wallet Shop', '--json');
+    const created = await gateway('merchant', 'create', '--name', 'Wallet Shop', '--json');
     expect(created.code, created.stderr).to.equal(0);
     merchant = JSON.parse(created.stdout);
     const init = await cli('init');
