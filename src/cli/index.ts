@@ -21,7 +21,7 @@ import { signCommand, signHelp } from './sign-command';
 import { sandboxCommand, sandboxHelp } from './sandbox-command';
 import { walletCommand, walletHelp } from './wallet-command';
 import { merchantHelp } from './merchant-help';
-import { commandList, helpRequested, helpText, usageError, type CommandHelp } from './help';
+import { commandList, helpRequested, helpText, refuseUnknownFlags, usageError, type CommandHelp } from './help';
 import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
@@ -207,6 +207,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`${helpText(known, p.positional[1])}\n`);
       return 0;
     }
+    refuseUnknownFlags(known, p);
     if (command === 'help') {
       const asked = COMMANDS.find((c) => c.name === p.positional[1]);
       if (p.positional[1] !== undefined && !asked) throw new UsageError(`Unknown command: ${p.positional[1]}\n\n${commandList(COMMANDS)}`);

@@ -22,7 +22,7 @@ const KEYS = 'npm run gateway -- wallet keys --merchant <merchant_key|client_key
 const MINT =
   'npm run gateway -- wallet mint --wallet applepay|googlepay --merchant <key> --pan <pan> --exp MM/YYYY ' +
   '[--auth-method PAN_ONLY|CRYPTOGRAM_3DS] [--signed-at <ISO time>] [--holder NAME] [--payment-data]';
-const SET = 'npm run gateway -- wallet set --merchant <key> [setting flags]';
+const SET = 'npm run gateway -- wallet set --merchant <key> [setting flags] [--json]';
 const SHOW = 'npm run gateway -- wallet show --merchant <key> [--json]';
 
 const SET_FLAGS = [
