@@ -47,19 +47,19 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse): void {
 export class StartRefusedError extends Error {}
 
 /**
- * Binds the API's port, answering nothing yet. First thing of a start: a port that cannot be had
- * refuses the start before the data directory, the vault key or a demo merchant are made.
+ * Binds the API's port, answering 503 until the gateway is ready. First thing of a start: a port that
+ * cannot be had refuses the start before the data directory, the vault key or a demo merchant are made.
  */
-async function bindPort(config: GatewayConfig): Promise<Server> {
+async function bindPort(host: string, port: number, names: { host: string; port: string }): Promise<Server> {
   const server = createServer(answerStarting);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
+      server.listen(port, host, () => resolve());
     });
   } catch (error) {
-    const where = `port ${config.port} on ${config.host}`;
-    const otherPort = `start on another port with PORT=${config.port === 8080 ? 8081 : 8080}`;
+    const where = `port ${port} on ${host} (${names.port})`;
+    const otherPort = `start on another port with ${names.port}=${port === 8080 ? 8081 : 8080}`;
     switch ((error as NodeJS.ErrnoException).code) {
       case 'EADDRINUSE':
         throw new StartRefusedError(`Cannot start: ${where} is in use (is the gateway already running?); stop what listens there, or ${otherPort}`);
@@ -67,7 +67,7 @@ async function bindPort(config: GatewayConfig): Promise<Server> {
         throw new StartRefusedError(`Cannot start: ${where} needs privileges this process does not have; ${otherPort} (above 1023)`);
       case 'EADDRNOTAVAIL':
       case 'ENOTFOUND':
-        throw new StartRefusedError(`Cannot start: HOST=${config.host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all`);
+        throw new StartRefusedError(`Cannot start: ${names.host}=${host} is not an address of this machine; set ${names.host} to one of its addresses, or 0.0.0.0 for all`);
       default:
         throw error;
     }
@@ -76,8 +76,13 @@ async function bindPort(config: GatewayConfig): Promise<Server> {
 }
 
 export async function runGateway(config: GatewayConfig, role: Role, options: RunOptions = {}): Promise<RunningGateway> {
-  const listener = role === 'all' || role === 'api' ? await bindPort(config) : null;
+  const listener = role === 'all' || role === 'api' ? await bindPort(config.host, config.port, { host: 'HOST', port: 'PORT' }) : null;
   try {
+    if (config.metrics.port !== null) {
+      // Only tried here (the metrics listener binds it once the gateway is built), for the same reason.
+      const probe = await bindPort(config.metrics.host, config.metrics.port, { host: 'METRICS_HOST', port: 'METRICS_PORT' });
+      await new Promise((resolve) => probe.close(resolve));
+    }
     return await startOn(listener, config, role, options);
   } catch (error) {
     if (listener) await new Promise((resolve) => listener.close(resolve));

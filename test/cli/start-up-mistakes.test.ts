@@ -46,8 +46,18 @@ describe('Start-up mistakes', function () {
     const r = await runGatewayToExit(dataDir, [], { ...SQLITE, PORT: String(portOf(busy)), HOST: '127.0.0.1' });
     expect(r.code, r.output).to.equal(2);
     const line = oneLine(r.output);
-    expect(line).to.include(`port ${portOf(busy)} on 127.0.0.1 is in use`);
+    expect(line).to.include(`port ${portOf(busy)} on 127.0.0.1 (PORT) is in use`);
     expect(line).to.match(/PORT=\d+/);
+    expect(existsSync(dataDir), 'data directory').to.equal(false);
+  });
+
+  it('a METRICS_PORT in use: the same, naming METRICS_PORT', async () => {
+    const dataDir = path.join(parent, 'metrics-port-in-use');
+    const r = await runGatewayToExit(dataDir, [], { ...SQLITE, METRICS_PORT: String(portOf(busy)), METRICS_HOST: '127.0.0.1' });
+    expect(r.code, r.output).to.equal(2);
+    const line = oneLine(r.output);
+    expect(line).to.include(`port ${portOf(busy)} on 127.0.0.1 (METRICS_PORT) is in use`);
+    expect(line).to.match(/METRICS_PORT=\d+/);
     expect(existsSync(dataDir), 'data directory').to.equal(false);
   });
 
