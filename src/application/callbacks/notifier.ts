@@ -426,7 +426,7 @@ export class Notifier {
   private async ownFirstClaim(deliveryId: string): Promise<Claimed | null> {
     const events = await this.deps.store.readStream(callbackStreamId(deliveryId));
     const claims = events.filter((e) => e.type === 'CallbackAttemptStarted');
-    if (claims.length !== 1 || claims[0]!.metadata.notifier !== this.instanceId) return null;
+    if (claims.length !== 1 || claims[0]!.metadata?.notifier !== this.instanceId) return null;
     const { state, version } = await loadState(this.deps.store, callbackStreamId(deliveryId), callbackDecider);
     if (!state.exists || state.status !== 'in_flight' || state.attempts !== 1 || version === null) return null;
     return { deliveryId, known: { state, version } };
