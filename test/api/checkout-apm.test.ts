@@ -99,6 +99,13 @@ forEachStore('Checkout: alternative methods on the hosted page', (h) => {
       expect(offered).to.not.include('sb-payout-email');
     });
 
+    it('Given methods naming a payout-only method with its parameters, Then the session is refused at methods[i]: no payer would be declined on the page', async () => {
+      const payouts = await h().createMerchant({ methods: ['sb-qr', 'sb-momo'] });
+      const parameters = { 'sb-momo': { mobile_money_operator: 'mtn-gh', mobile_number: '233241234567', customer_email: 'payee@example.com' } };
+      const res = await postJson(h(), '/api/v1/session', sessionBody(payouts, { methods: ['card', 'sb-momo'], parameters, order: { amount: '10.00', currency: 'GHS' } }));
+      expectFieldError(res, 'methods[1]: The payment method "sb-momo" is not available: it only pays out. Available: card, sb-qr.');
+    });
+
     it('Given methods naming one the merchant does not take, Then the session is refused naming it and what is available', async () => {
       const limited = await h().createMerchant({ methods: ['sb-qr'] });
       const res = await postJson(h(), '/api/v1/session', sessionBody(limited, { methods: ['card', 'sb-otp'] }));

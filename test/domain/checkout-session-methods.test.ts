@@ -45,6 +45,16 @@ describe('Checkout session methods', () => {
       }
     });
 
+    it('Given a method that only pays out, When the session names it with its parameters, Then methods[i] is refused saying so, and it is never offered', () => {
+      const parameters = { 'sb-momo': { mobile_money_operator: 'mtn-gh', mobile_number: '233241234567', customer_email: 'payee@example.com' } };
+      const available = [...AVAILABLE, offer('sb-momo')];
+      const result = sessionMethods(given({ available, requested: ['card', 'sb-momo'], parameters }));
+      expect(result.problems).to.deep.equal([
+        { field: 'methods[1]', message: 'The payment method "sb-momo" is not available: it only pays out. Available: card, sb-redirect, sb-qr, sb-bank, sb-otp.' },
+      ]);
+      expect(sessionMethods(given({ available, parameters })).methods).not.to.include('sb-momo');
+    });
+
     it('Given a method named twice, Then it is offered once', () => {
       expect(sessionMethods(given({ requested: ['sb-qr', 'sb-qr'] })).methods).to.deep.equal(['sb-qr']);
     });

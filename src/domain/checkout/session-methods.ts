@@ -9,6 +9,7 @@
  * - `methods` not sent: everything available, card first, but the wallets: a wallet is offered
  *   only where the merchant names it, as its button needs the merchant's page to show it (or, in
  *   the sandbox, the hosted page's simulated wallet sheet).
+ * - A method that only pays out (CREDIT2VIRTUAL) is never offered: named, it is refused saying so.
  * - An alternative method is offered on a purchase of the hosted page only: a debit stores the card
  *   it pays with, a credit pays out to a card, and hosted payment fields take a card typed into
  *   their frames.
@@ -62,8 +63,11 @@ export const takesAlternativeMethods = (session: { operation: CheckoutOperation;
 
 /** What the session offers, and every problem of `methods` and of the chosen methods' `parameters`. */
 export function sessionMethods(input: SessionMethodsInput): SessionMethods {
-  const offerable = input.available.filter((m) => m.method === CARD_METHOD || takesAlternativeMethods(input));
+  // A payout-only method takes no payer's money: a payer choosing it could only be declined.
+  const paysOut = (m: AvailableMethod): boolean => m.description?.payout !== undefined;
+  const offerable = input.available.filter((m) => !paysOut(m) && (m.method === CARD_METHOD || takesAlternativeMethods(input)));
   const byId = new Map(offerable.map((m) => [m.method, m]));
+  const payoutOnly = new Set(input.available.filter(paysOut).map((m) => m.method));
   const problems: SessionMethodProblem[] = [];
   const chosen: AvailableMethod[] = [];
   if (input.requested) {
@@ -71,7 +75,8 @@ export function sessionMethods(input: SessionMethodsInput): SessionMethods {
       const found = byId.get(method);
       if (!found) {
         const names = offerable.map((m) => m.method).join(', ') || 'none';
-        problems.push({ field: `methods[${i}]`, message: `The payment method "${method}" is not available. Available: ${names}.` });
+        const why = payoutOnly.has(method) ? ': it only pays out' : '';
+        problems.push({ field: `methods[${i}]`, message: `The payment method "${method}" is not available${why}. Available: ${names}.` });
       } else if (!chosen.includes(found)) {
         chosen.push(found);
       }
