@@ -1,8 +1,8 @@
 /**
  * Form bodies arrive url-encoded or multipart, both as flat names (`parameters[key]`) whose values
  * are a string, or the strings of a name sent more than once. Both become the same nested object
- * here so one set of validators serves both. A repeated name stays an array, so a scalar field sent
- * twice fails its schema's `type: string` instead of one of its values being picked silently.
+ * here so one set of validators serves both. A repeated name stays an array, never one of its values
+ * picked silently; `repeatedNames` lists such names so the route can refuse them as sent twice.
  * Names deeper than MAX_LEVELS never get here (input-hygiene.ts refuses them).
  */
 import { MAX_LEVELS } from './input-hygiene';
@@ -33,6 +33,23 @@ export function normalizeForm(body: unknown): FormBody {
     }
     node[path[path.length - 1]] = value;
   }
+  return out;
+}
+
+/** The message of a name sent more than once. */
+export const SENT_MORE_THAN_ONCE = 'This field was sent more than once.';
+
+/** The names (as sent: `parameters[phone]`) of a normalized form whose value is a repeated name's list. */
+export function repeatedNames(form: FormBody): string[] {
+  const out: string[] = [];
+  const walk = (node: Record<string, unknown>, prefix: string | null) => {
+    for (const [key, value] of Object.entries(node)) {
+      const name = prefix === null ? key : `${prefix}[${key}]`;
+      if (Array.isArray(value)) out.push(name);
+      else if (value && typeof value === 'object') walk(value as Record<string, unknown>, name);
+    }
+  };
+  walk(form, null);
   return out;
 }
 

@@ -206,15 +206,24 @@ forEachStore('Hostile input', (h) => {
     }
 
     for (const [encoding, encode] of [['url-encoded', urlencoded], ['multipart', multipart]] as const) {
-      it(`Given order_amount sent twice (${encoding}), then order_amount: This value should be of type string.`, async () => {
+      it(`Given order_amount sent twice (${encoding}), then order_amount: This field was sent more than once.`, async () => {
         const res = await send('/post', encode([...entriesOf(h().saleFields(merchant)), ['order_amount', '2.00']]));
-        expectRefused(res, 'order_amount: This value should be of type string.');
+        expectRefused(res, 'order_amount: This field was sent more than once.');
         await expectNothingStored();
       });
 
-      it(`Given client_key sent twice (${encoding}), then client_key: This value should be of type string.`, async () => {
+      it(`Given client_key sent twice (${encoding}), then client_key: This field was sent more than once.`, async () => {
         const res = await send('/post', encode([...entriesOf(h().saleFields(merchant)), ['client_key', merchant.client_key]]));
-        expectRefused(res, 'client_key: This value should be of type string.');
+        expectRefused(res, 'client_key: This field was sent more than once.');
+        await expectNothingStored();
+      });
+
+      it(`Given a method parameter sent twice (${encoding}), then it is named as sent more than once, and no other error is given for it`, async () => {
+        const fields = { ...h().saleFields(merchant), brand: 'sb-otp', identifier: 'payer-1', return_url: 'https://shop.example/return' };
+        const res = await send('/post', encode([...entriesOf(fields), ['parameters[phone]', '+441234567890'], ['parameters[phone]', '+441234567891']]));
+        expectRefused(res, 'parameters[phone]: This field was sent more than once.');
+        const messages = (res.body.errors as { error_message: string }[]).map((e) => e.error_message);
+        expect(messages.filter((m) => m.startsWith('parameters[phone]'))).to.have.length(1);
         await expectNothingStored();
       });
     }

@@ -10,7 +10,7 @@ import { ipAllowed } from '../../domain/merchant/ip-allowlist';
 import { keyEnvironment } from '../../domain/merchant/keys';
 import { admitOrRefuse, countingHashFailures, merchantSubject } from '../auth-throttle';
 import { errors } from '../errors';
-import { normalizeForm } from '../form';
+import { normalizeForm, repeatedNames, SENT_MORE_THAN_ONCE } from '../form';
 import { s2sActions } from './actions';
 import type { S2sDeps } from './s2s-action';
 
@@ -34,7 +34,7 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     }
     const chosen = actions[name];
     const clientKey = form.client_key;
-    if (Array.isArray(clientKey)) throw errors.invalid([errors.field('client_key', 'This value should be of type string.')]);
+    if (Array.isArray(clientKey)) throw errors.invalid([errors.field('client_key', SENT_MORE_THAN_ONCE)]);
     if (typeof clientKey !== 'string' || clientKey.length === 0) {
       throw errors.invalid([errors.field('client_key', 'This value should not be blank.')]);
     }
@@ -49,7 +49,12 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
       throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
     }
     if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
-    const fieldErrors = chosen.validate(form);
+    // A name sent twice is said as such, in place of what its schema would say of the list.
+    const repeated = repeatedNames(form);
+    const fieldErrors = [
+      ...repeated.map((field) => errors.field(field, SENT_MORE_THAN_ONCE)),
+      ...chosen.validate(form).filter((e) => !repeated.some((field) => e.error_message.startsWith(`${field}: `) || e.error_message.startsWith(`${field}[`))),
+    ];
     if (fieldErrors.length) throw errors.invalid(fieldErrors);
     // Every action checks its hash before anything else it answers; this is where a wrong one is counted.
     ctx.body = await countingHashFailures(ctx, deps.throttle, subject, () =>
