@@ -243,7 +243,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   await claimUnownedCardTokens(vault, store, logger);
   // Derived, so every process sharing the vault key signs and verifies the same payer links.
   const sandboxSecret = createHmac('sha256', key).update('sandbox-payer-links').digest();
-  // The sandbox APM provider's links and notifications, derived the same way (decisions.md §7).
+  // The sandbox APM provider's links and notifications, derived the same way (docs/apm.md#how-the-sandbox-decides).
   const sandboxApmSecret = createHmac('sha256', key).update('sandbox-apm-provider').digest();
   const configuredConnectors =
     options.connectors ??

@@ -4,7 +4,7 @@
  * or a digit string), and the schedule record both APIs answer with, so one schedule reads the
  * same whichever API made it.
  *
- * Refusal order (spec Errors rule 2, decisions.md §2): `delays` first, then a `schedule_id` that is
+ * Refusal order (spec Errors rule 2, docs/reference/hashes.md#rules-shared-by-every-formula): `delays` first, then a `schedule_id` that is
  * not a UUID (a refusal of its own, before the hash and before existence), then field errors
  * reported together. The parsers throw the first two and return the field errors.
  */

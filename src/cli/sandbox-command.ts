@@ -1,6 +1,6 @@
 /**
  * `sandbox decide <trans_id> approve|decline`: decides a payment waiting on the sandbox's
- * alternative-method provider, as its page's Approve / Decline does (decisions.md §7). The decision
+ * alternative-method provider, as its page's Approve / Decline does (docs/apm.md#how-the-sandbox-decides). The decision
  * reaches the gateway as the provider's signed notification. Works with or without a running
  * server; a payment already decided stays as it is.
  */

@@ -282,7 +282,7 @@ function weighted<T>(random: () => number, options: ReadonlyArray<readonly [T, n
   return options[options.length - 1][0];
 }
 
-/** The sandbox picks the outcome by expiry (decisions.md section 4). */
+/** The sandbox picks the outcome by expiry (docs/reference/sandbox.md#cards-by-expiry). */
 function expiryFor(scenario: Scenario, random: () => number): { month: string; year: string } {
   switch (scenario) {
     case 'sale_declined':

@@ -91,7 +91,7 @@ export function signCommand(p: Parsed): number {
       case 'schedule':
         return scheduleIdHash(need('value'), password);
       case 'checkout': {
-        // Checkout hashes concatenate their fields in order (the spec's Authentication; decisions.md §1).
+        // Checkout hashes concatenate their fields in order (the spec's Authentication; docs/reference/hashes.md#checkout).
         const parts = p.positional.slice(2);
         if (parts.length === 0) throw usageError(signHelp, 'sign checkout needs the hash input fields, in order', sub);
         return checkoutHash(parts, password);

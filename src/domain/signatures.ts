@@ -1,5 +1,5 @@
 /**
- * Request and callback hash formulas (decisions.md §2, §3, §7 and §8): every hash a merchant
+ * Request and callback hash formulas (docs/reference/hashes.md#all-formulas): every hash a merchant
  * computes or verifies, one exported function each, so every API and the CLI's `sign` share them.
  *
  * Merchants compute these hashes with existing client code written against PHP semantics, so the
@@ -218,7 +218,7 @@ export function checkoutCallbackHash(input: {
 }
 
 /**
- * S2S APM callback (decisions.md §7), as the family's PHP `md5(strtoupper(convert($params) . PASSWORD))`:
+ * S2S APM callback (docs/reference/hashes.md#s2s-apm), as the family's PHP `md5(strtoupper(convert($params) . PASSWORD))`:
  * the body's fields but `hash`, nested by their bracketed names (`custom_data[basket]` is key
  * `basket` of `custom_data`), keys sorted at every level as PHP `ksort` (integer keys numerically,
  * others in byte order), each leaf value byte-reversed, all concatenated depth first, then the
@@ -235,7 +235,7 @@ export function apmCallbackBodyHash(rawBody: string, password: string): string {
   return apmCallbackHash([...new URLSearchParams(rawBody)], password);
 }
 
-/** Payout (CREDIT2VIRTUAL) callback (decisions.md §8): `md5(upper(strrev(trans_id + order_id + status)) + password)`. */
+/** Payout (CREDIT2VIRTUAL) callback (docs/reference/hashes.md#payouts): `md5(upper(strrev(trans_id + order_id + status)) + password)`. */
 export function payoutCallbackHash(input: { transId: string; orderId: string; status: string; password: string }): string {
   return md5hex(concat([upperBytes(strrev(input.transId + input.orderId + input.status)), input.password]));
 }

@@ -1,6 +1,6 @@
 /**
  * Declines payments whose payer never came back from the ACS or the redirect page, or never
- * confirmed with an alternative method's provider (decisions.md sections 6 and 7: default 15
+ * confirmed with an alternative method's provider (docs/reference/sandbox.md#abandoned-payer-steps: default 15
  * minutes), and payments whose provider's deadline passed (a QR code lives 60 seconds: `QR code
  * expired`). It reads candidates from the payments read model and lets the decider refuse any
  * payment that moved on in the meantime, or whose payer still has time.

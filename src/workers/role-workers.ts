@@ -30,7 +30,7 @@ export function startProjectingWorkers(gateway: Gateway, config: GatewayConfig):
   const commits = gateway.commitSignal();
   const feeder = startPayoutBalanceFeeder({ payouts: gateway.payouts, logger: gateway.logger, commits: commits ? CommitSignal.of(commits) : undefined });
   stops.push(() => feeder.stop());
-  // The sandbox payout provider settles what nobody decided within its time (decisions.md §8).
+  // The sandbox payout provider settles what nobody decided within its time (docs/reference/s2s-apm.md#credit2virtual).
   if (gateway.sandboxApm) {
     const sandboxPayouts = startSandboxPayouts({ pending: gateway.readModels, provider: gateway.sandboxApm, clock: gateway.clock, logger: gateway.logger });
     stops.push(() => sandboxPayouts.stop());

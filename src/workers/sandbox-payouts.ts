@@ -1,5 +1,5 @@
 /**
- * The sandbox payout provider's own decision (decisions.md §8): a payout nobody decided on the
+ * The sandbox payout provider's own decision (docs/reference/s2s-apm.md#credit2virtual): a payout nobody decided on the
  * provider page settles SANDBOX_PAYOUT_SETTLE_SECONDS after it was made, on the gateway's clock (so
  * the sandbox test clock moves it too). It is told to the gateway as every decision of that
  * provider is, by its signed notification, so callbacks, the balance and the ledger follow as they

@@ -1,6 +1,6 @@
 /**
  * Alternative methods on the hosted Checkout page, over plain HTTP as a browser without script goes
- * (spec, Checkout method catalogue; decisions.md §3, §7): the session offers the merchant's methods,
+ * (spec, Checkout method catalogue; docs/checkout.md): the session offers the merchant's methods,
  * the payer picks one, the page collects what the merchant did not send, shows the method's step
  * itself (a QR code with its minute, a one-time code's entry, payment details, an app confirmation or
  * a crypto deposit) or sends the payer to the provider's page, and the payer comes back to the shop

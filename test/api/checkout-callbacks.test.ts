@@ -1,6 +1,6 @@
 /**
  * Checkout callbacks end to end: a session created over HTTP, paid, and the merchant's endpoint (a
- * real receiver on loopback) told about it in the Checkout vocabulary (decisions.md §3), signed
+ * real receiver on loopback) told about it in the Checkout vocabulary (docs/reference/callbacks.md#checkout-callbacks), signed
  * with the Checkout callback hash.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Checkout operations over HTTP (decisions.md §1): status, capture, void, refund, card credit.
+ * Checkout operations over HTTP (docs/reference/checkout.md#capture-void-refund): status, capture, void, refund, card credit.
  * Given a Checkout payment (a session created over HTTP and paid the way the hosted page pays),
  * when the merchant sends a signed operation, then the answer and where the payment stands.
  */

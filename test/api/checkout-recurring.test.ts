@@ -1,7 +1,7 @@
 /**
  * Recurring chains on Checkout: a purchase or debit session with `recurring_init`, paid the way the
  * hosted page pays, hands the merchant `recurring_init_trans_id` and `recurring_token` (callback and
- * status); `POST /api/v1/payment/recurring` (decisions.md §1) charges the chain again without the
+ * status); `POST /api/v1/payment/recurring` (docs/reference/checkout.md#recurring-charge) charges the chain again without the
  * payer; a session's `schedule_id` anchors the chain's automatic payments (`first_recurring_date`).
  */
 import { randomUUID } from 'node:crypto';

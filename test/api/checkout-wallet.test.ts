@@ -1,5 +1,5 @@
 /**
- * Checkout with a wallet in `methods` (decisions.md §9): a session names the wallet, the hosted
+ * Checkout with a wallet in `methods` (docs/wallets.md#checkout): a session names the wallet, the hosted
  * page shows its button, the sandbox's simulated wallet sheet hands over a token and the payment
  * goes through the wallet flows: the card flow where the merchant has the wallet's keys (the card
  * vaulted, pan_type DPAN/FPAN), else the virtual flow (Checkout's fallback: the sandbox's wallet

@@ -54,7 +54,7 @@ const HEADERS = {
   'Accept-Language': 'de-CH,de;q=0.9',
 };
 
-/** The S2S CARD callback / return URL hash, written out (decisions.md §3), for the test card. */
+/** The S2S CARD callback / return URL hash, written out (docs/reference/hashes.md#s2s-card-callback-and-return-url), for the test card. */
 function expectedHash(email: string, password: string, transId: string): string {
   const rev = (s: string) => Buffer.from(s).reverse();
   const input = Buffer.concat([rev(email), Buffer.from(password), Buffer.from(transId), rev('4111111111')]);

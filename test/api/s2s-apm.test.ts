@@ -1,5 +1,5 @@
 /**
- * S2S APM on `/post` (decisions.md §1, §2, §7): a SALE with a non-empty `brand` pays with that
+ * S2S APM on `/post` (docs/reference/s2s-apm.md#sale): a SALE with a non-empty `brand` pays with that
  * sandbox method; every answer shape (settled, declined, provider page, QR code, INIT with a crypto
  * address), every refusal with its exact code and message, the provider page's decision, and the
  * follow-ups checked with the hash formula of the protocol that made the payment.

@@ -178,7 +178,7 @@ forEachStore(
 );
 
 /**
- * The same hygiene for wallet payments (decisions.md §9): a wallet token holds the card number (a
+ * The same hygiene for wallet payments (docs/wallets.md#two-flows): a wallet token holds the card number (a
  * DPAN, or an FPAN for Google Pay's PAN_ONLY); the card flow decrypts it into the vault only. After
  * wallet payments on S2S CARD, S2S APM (both flows) and Checkout's simulated sheet, with 3-D Secure,
  * a decline and refused tokens, no decrypted number is in any event, read-model row, log line or

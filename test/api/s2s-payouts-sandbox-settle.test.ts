@@ -1,5 +1,5 @@
 /**
- * The sandbox payout provider's own decision (decisions.md §8): given a payout nobody decides, when
+ * The sandbox payout provider's own decision (docs/reference/s2s-apm.md#credit2virtual): given a payout nobody decides, when
  * 10 seconds of the gateway's clock have passed, then the provider settles it (UNDEFINED/PREPARE,
  * then SETTLED, with its callback's decision and its hold spent); one decided earlier on the provider
  * page stays as decided.

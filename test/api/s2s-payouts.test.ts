@@ -1,5 +1,5 @@
 /**
- * S2S APM `CREDIT2VIRTUAL` on `/post` (decisions.md §2, §8): payouts to a mobile-money wallet
+ * S2S APM `CREDIT2VIRTUAL` on `/post` (docs/reference/s2s-apm.md#credit2virtual): payouts to a mobile-money wallet
  * (`sb-momo`) and the payout-method variant (`sb-payout-email`), from the merchant's payout balance.
  * Given a funded (or unfunded) merchant, when a payout is sent, then the answer, the payment's events
  * and the balance; every field rule and bound (the spec's Limits table and decisions §8, written out
@@ -24,7 +24,7 @@ const COUNTRIES = [
   { currency: 'EGP', min: 1, max: 30_000, exponent: 2 },
 ] as const;
 
-/** decisions.md §8: every sandbox operator, one number of it, and its own bounds where it has them. */
+/** docs/payouts.md#countries-operators-and-bounds: every sandbox operator, one number of it, and its own bounds where it has them. */
 const OPERATORS: ReadonlyArray<{ slug: string; currency: string; number: string; bounds?: { min: number; max: number } }> = [
   { slug: 'mtn-gh', currency: 'GHS', number: '233241234567' },
   { slug: 'vodafone-gh', currency: 'GHS', number: '233201234567' },
@@ -174,7 +174,7 @@ forEachStore('S2S CREDIT2VIRTUAL', (h) => {
     }
   });
 
-  describe('bounds (spec Limits, decisions.md §8)', () => {
+  describe('bounds (spec Limits, docs/payouts.md#countries-operators-and-bounds)', () => {
     beforeEach(async () => {
       // Enough for every accepted bound of every operator in the test below.
       for (const c of COUNTRIES) await topUp(h(), merchant, c.currency, 2 * 10 * 200_000 * 10 ** c.exponent * 10);

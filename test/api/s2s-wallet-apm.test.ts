@@ -1,6 +1,6 @@
 /**
  * S2S APM `SALE` with a wallet brand (`applepay`, `googlepay`) and `parameters[paymentToken]`
- * (decisions.md §7, §9): the card flow when the merchant has the wallet's keys and a connector
+ * (docs/wallets.md#s2s-apm): the card flow when the merchant has the wallet's keys and a connector
  * taking decrypted wallet cards (holds allowed, captured or released with the APM follow-ups),
  * else the virtual flow through the sandbox's wallet provider (no holds, nothing of the token kept);
  * neither: 204018. The token is never recorded as a parameter of the payment.

@@ -1,5 +1,5 @@
 /**
- * S2S CARD `SALE` with a wallet (decisions.md §9): `digital_wallet` + `payment_token`, signed with
+ * S2S CARD `SALE` with a wallet (docs/reference/s2s-card.md#wallet-sale): `digital_wallet` + `payment_token`, signed with
  * Formula 8, paid in the card flow only: the token verified and decrypted, the card vaulted and paid
  * as the sandbox acquirer decides by its expiry (a DPAN's cryptogram standing in for 3-D Secure, a
  * PAN_ONLY card taking the ACS steps). Refusals: 204018 without the card flow or the wallet, 250003

@@ -1,5 +1,5 @@
 /**
- * Checkout schedule operations over HTTP (decisions.md §1): `POST /api/v1/schedule/{create,update,
+ * Checkout schedule operations over HTTP (docs/reference/checkout.md#schedule-operations): `POST /api/v1/schedule/{create,update,
  * pause,run,delete,info,deschedule}`. Given a merchant (and a schedule made through the API), when it
  * sends a signed operation, then the answer, and what `info` says the schedule now is.
  */

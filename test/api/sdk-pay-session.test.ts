@@ -1,5 +1,5 @@
 /**
- * The Checkout SDK (decisions.md §9): `/sdk/pay-session.js` served by the gateway itself, and the
+ * The Checkout SDK (docs/wallets.md#the-checkout-sdk): `/sdk/pay-session.js` served by the gateway itself, and the
  * brands its `getAvailableBrands()` starts from, authenticated by the Checkout session's token:
  * the merchant's enabled wallets a flow can pay, in `methods` order, none for a session that does
  * not offer them or can no longer be paid; `simulated` only in the sandbox.

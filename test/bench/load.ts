@@ -119,7 +119,7 @@ export function saleBodyFactory(
 
 /**
  * S2S APM SALE bodies of the sandbox's redirect method, decided at once by the payer's email
- * (`success@gmail.com` settles, decisions.md §7). The APM hash covers order_id, so each body is
+ * (`success@gmail.com` settles, docs/apm.md#how-the-sandbox-decides). The APM hash covers order_id, so each body is
  * signed on its own.
  */
 export function apmSaleBodyFactory(input: SaleFormInput, runTag: string): { next(): string; sample(): string } {

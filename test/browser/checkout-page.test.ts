@@ -1,7 +1,7 @@
 /**
  * The hosted payment page in headless Chromium: what a payer sees and does on it, and where the
  * payer lands at the shop. Sessions are created over HTTP like a shop creates them; the sandbox
- * card's expiry picks the outcome (decisions.md section 4).
+ * card's expiry picks the outcome (docs/reference/sandbox.md#cards-by-expiry).
  */
 import { expect } from 'chai';
 import { DESKTOP, PHONE, screenshot } from '../support/browser';

@@ -168,7 +168,7 @@ export async function landedOnShop(payer: Payer, path: string, timeoutMs = 15_00
 
 /**
  * The return URL carries payment_id, trans_id, order_id and a hash the shop can verify with its
- * password (spec Events item 8, decisions.md section 3).
+ * password (spec Events item 8, docs/reference/hashes.md#checkout-callback-and-return-url).
  */
 export function expectSignedReturn(visit: URL, payer: Payer, merchant: TestMerchant): string {
   const paymentId = visit.searchParams.get('payment_id') ?? '';

@@ -1,6 +1,6 @@
 /**
- * The operator's side of S2S APM: `merchant create|update --methods <list>|all|none` (decisions.md
- * §7: a sandbox merchant takes every sandbox brand until told otherwise) and `sandbox decide
+ * The operator's side of S2S APM: `merchant create|update --methods <list>|all|none` (docs/apm.md#which-methods-a-merchant-takes:
+ * a sandbox merchant takes every sandbox brand until told otherwise) and `sandbox decide
  * <trans_id> approve|decline`, which decides a payment waiting on the sandbox provider.
  */
 import { expect } from 'chai';

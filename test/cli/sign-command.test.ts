@@ -1,4 +1,4 @@
-/** `npm run gateway -- sign`: every hash a merchant computes or verifies, checked against decisions.md's vectors. */
+/** `npm run gateway -- sign`: every hash a merchant computes or verifies, checked against the vectors of docs/reference/hashes.md#test-vectors. */
 import { expect } from 'chai';
 import {
   apmCreditvoidHash,

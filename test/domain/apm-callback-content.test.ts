@@ -1,5 +1,5 @@
 /**
- * What an S2S APM merchant is told on each state change (decisions.md §7): the SALE callback of the
+ * What an S2S APM merchant is told on each state change (docs/reference/callbacks.md#s2s-apm-callbacks): the SALE callback of the
  * §7 test vector byte for byte, then every other event's action/result/status and its fields.
  */
 import { expect } from 'chai';

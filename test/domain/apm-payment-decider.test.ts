@@ -2,7 +2,7 @@
  * The payment decider for payments made with an alternative method (S2S APM): no card, a method
  * instead; answers that send the payer to a page, show a QR code or leave the decision to the
  * provider; the provider's later notifications, duplicates and late ones included; the QR code's
- * lifetime; and the follow-ups with their APM rules (decisions.md §7).
+ * lifetime; and the follow-ups with their APM rules (docs/reference/s2s-apm.md#follow-ups).
  */
 import type { AuthorizationResult, InitiatePayment, PaymentCommand } from '../../src/domain/payment/commands';
 import { decidePayment } from '../../src/domain/payment/decide';

@@ -1,5 +1,5 @@
 /**
- * Which wallets the Checkout SDK may offer (decisions.md §9): the merchant's enabled wallets a flow
+ * Which wallets the Checkout SDK may offer (docs/wallets.md#the-checkout-sdk): the merchant's enabled wallets a flow
  * can pay, in `methods` order (the session's, else the merchant's list, else the wallets' own).
  */
 import { expect } from 'chai';

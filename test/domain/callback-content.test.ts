@@ -48,7 +48,7 @@ const on = (...fields: CallbackFieldSwitch[]): CallbackContext => ({ password: P
 
 const md5 = (data: Buffer | string) => createHash('md5').update(data).digest('hex');
 const reversed = (s: string) => Buffer.from(s, 'utf8').reverse();
-/** decisions.md §3, written out independently of the code under test (ASCII inputs only). */
+/** docs/reference/hashes.md#s2s-card-callback-and-return-url, written out independently of the code under test (ASCII inputs only). */
 function expectedHash(email: string, transId: string, last: string): string {
   return md5(Buffer.concat([reversed(email), Buffer.from(PASSWORD), Buffer.from(transId), reversed(last)]).toString('latin1').toUpperCase());
 }

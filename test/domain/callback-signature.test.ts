@@ -117,7 +117,7 @@ describe('S2S APM callback hash', () => {
       ['hash', 'ignored'],
       ['custom_data[a]', 'q'],
     ];
-    // Sorted: amount, custom_data (a, b), status → '00.01' 'q' 'yx' 'delttes'; the password too is upper-cased (decisions.md §7)
+    // Sorted: amount, custom_data (a, b), status → '00.01' 'q' 'yx' 'delttes'; the password too is upper-cased (docs/reference/hashes.md#s2s-apm)
     const expected = createHash('md5').update(`00.01QYXDELTTES${PASSWORD.toUpperCase()}`).digest('hex');
     expect(apmCallbackHash(fields, PASSWORD)).to.equal(expected);
   });

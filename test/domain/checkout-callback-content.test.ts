@@ -1,4 +1,4 @@
-/** What a merchant is told about Checkout payment events (decisions.md §3), from the pure builder. */
+/** What a merchant is told about Checkout payment events (docs/reference/callbacks.md#checkout-callbacks), from the pure builder. */
 import { expect } from 'chai';
 import { callbackFieldsFor } from '../../src/domain/callback/callback-content';
 import { noProtocolMapping, protocolMapping } from '../../src/domain/merchant/protocol-mapping';

@@ -1,6 +1,6 @@
 /**
- * The payout balance decider (a merchant's payout balance in one currency, decisions.md §8 and
- * docs/payouts.md): operator top-ups, holds that spend the balance or are refused, and the
+ * The payout balance decider (a merchant's payout balance in one currency,
+ * docs/payouts.md#funding-the-payout-balance): operator top-ups, holds that spend the balance or are refused, and the
  * movements the balance feeder reads from the log (settled money, refunds, how held payouts end),
  * each recorded once however often it is fed.
  */

@@ -1,5 +1,5 @@
 /**
- * A payout's callback (decisions.md §8): given a payout's events, when one of them is told to the
+ * A payout's callback (docs/reference/callbacks.md#payout-callbacks): given a payout's events, when one of them is told to the
  * merchant, then the fields in order and the payout family's hash, checked against the §8 test
  * vector (trans_id c3b0f6a2-7d5e-11ef-9f3a-0242ac120002, order ORDER-2001, SETTLED, the §7 password).
  */

@@ -1,7 +1,7 @@
 /**
  * A payout (CREDIT2VIRTUAL) as the payment decider sees it: a payment of kind `credit` made with a
  * payout method, answered PREPARE while its provider decides, and never captured, voided or
- * refunded (decisions.md §8: 204005).
+ * refunded (docs/payouts.md#how-it-works: 204005).
  */
 import type { InitiatePayment } from '../../src/domain/payment/commands';
 import { decidePayment } from '../../src/domain/payment/decide';

@@ -30,7 +30,7 @@ const sha1 = (b: Buffer | string) => createHash('sha1').update(b).digest('hex');
 const rev = (s: string) => s.split('').reverse().join('');
 
 describe('signatures', () => {
-  it('matches the decisions.md Formula 1 test vector', () => {
+  it('matches the Formula 1 test vector of docs/reference/hashes.md#test-vectors', () => {
     expect(
       saleCardHash({ payerEmail: 'doe@example.com', password: PASSWORD, cardNumber: '4111111111111111' }),
     ).to.equal('2702ae0c4f99506dc29b5615ba9ee3c0');
@@ -93,7 +93,7 @@ describe('signatures', () => {
       expect(scheduleIdHash(id, 'pw')).to.equal(expected);
     });
 
-    it('CREATE_SCHEDULE and wallet SALE follow decisions.md', () => {
+    it('CREATE_SCHEDULE and wallet SALE follow docs/reference/hashes.md#all-formulas', () => {
       expect(createScheduleHash('secret')).to.equal(md5('TERCES'));
       expect(walletSaleHash({ payerEmail: 'a@b.c', password: 'pw' })).to.equal(md5('C.B@APW'));
       expect(walletSaleHash({ password: 'pw' })).to.equal(md5('PW'));
@@ -115,7 +115,7 @@ describe('signatures', () => {
       );
     });
 
-    it('APM formulas place the password as decisions.md says', () => {
+    it('APM formulas place the password as docs/reference/hashes.md#s2s-apm says', () => {
       expect(apmSaleHash({ identifier: 'id', orderId: 'o1', orderAmount: '1.00', orderCurrency: 'USD', password: 'pw' }))
         .to.equal(md5(rev('ido11.00USDpw').toUpperCase()));
       // The password is appended after upper-casing, so its case matters.
@@ -127,7 +127,7 @@ describe('signatures', () => {
   });
 
   describe('callback hashes a merchant verifies', () => {
-    it('S2S APM callback matches the decisions.md §7 test vector', () => {
+    it('S2S APM callback matches the test vector of docs/reference/hashes.md#test-vectors', () => {
       const body =
         'action=SALE&result=SUCCESS&status=SETTLED&order_id=ORDER-1001&trans_id=c3b0f6a2-7d5e-11ef-9f3a-0242ac120002' +
         '&trans_date=2025-03-01+12%3A00%3A00&descriptor=SANDBOX&amount=10.00&currency=USD' +
@@ -153,7 +153,7 @@ describe('signatures', () => {
       expect(apmCallbackHash([['name', 'é']], 'Pw')).to.equal(expected);
     });
 
-    it('payout callback matches the decisions.md §8 test vector', () => {
+    it('payout callback matches the test vector of docs/reference/hashes.md#test-vectors', () => {
       expect(
         payoutCallbackHash({ transId: 'c3b0f6a2-7d5e-11ef-9f3a-0242ac120002', orderId: 'ORDER-2001', status: 'SETTLED', password: PASSWORD }),
       ).to.equal('2e9ad43836d4fbae5059662854083dd4');

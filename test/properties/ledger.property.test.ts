@@ -51,13 +51,13 @@ const SEED = Number(process.env.LEDGER_PROPERTY_SEED ?? 20240501);
 const RUNS = Number(process.env.LEDGER_PROPERTY_RUNS ?? 200);
 const START = Date.parse('2024-05-01T00:00:00.000Z');
 
-/** decisions.md §4: the expiry picks the sandbox outcome; 07/2040 is "any other future date". */
+/** docs/reference/sandbox.md#cards-by-expiry: the expiry picks the sandbox outcome; 07/2040 is "any other future date". */
 const CARD_EXPIRIES = ['01/2038', '02/2038', '03/2038', '05/2038', '06/2038', '12/2038', '12/2039', '07/2040'] as const;
 const CURRENCIES = ['EUR', 'JPY', 'BHD', 'USD'] as const;
 
 type Share = { kind: 'full' } | { kind: 'part'; permille: number };
 
-/** The sandbox's APM outcomes by payer (decisions.md §7), and its flows: a page, a QR code, the payer confirming elsewhere. */
+/** The sandbox's APM outcomes by payer (docs/apm.md#how-the-sandbox-decides), and its flows: a page, a QR code, the payer confirming elsewhere. */
 const APM_PAYERS = ['success@gmail.com', 'fail@gmail.com', 'payer@example.com'] as const;
 const APM_BRANDS = ['sb-redirect', 'sb-qr', 'sb-app', 'applepay'] as const;
 const APM_SECRET = Buffer.alloc(32, 9);
@@ -229,7 +229,7 @@ async function run(world: World, step: Step, index: number): Promise<void> {
     const { payment } = await world.payments.sale({
       merchantId: merchant.id,
       channel: 's2s_apm',
-      // Only the wallet brand holds (decisions.md §7).
+      // Only the wallet brand holds (docs/apm.md#after-the-sale).
       kind: c.auth && c.brand === 'applepay' ? 'authorization' : 'sale',
       orderId: `apm-order-${index}`,
       orderDescription: 'Property APM order',

@@ -1,7 +1,7 @@
 /**
  * Signed Checkout requests for tests, built the way a merchant's code builds them: JSON bodies,
  * hashes per the spec (session: order.number + order.amount + order.currency + order.description)
- * and decisions.md §1 (operations).
+ * and docs/reference/checkout.md#endpoints (operations).
  */
 import { randomUUID } from 'node:crypto';
 import { checkoutHash } from '../../src/domain/signatures';

@@ -8,7 +8,7 @@ import type { ExistingPayment } from '../../src/domain/payment/state';
 import { createSession, type Json } from './checkout-client';
 import type { TestGateway, TestMerchant } from './gateway-harness';
 
-/** Sandbox outcomes by expiry month of 2038 (decisions.md §4). */
+/** Sandbox outcomes by expiry month of 2038 (docs/reference/sandbox.md#cards-by-expiry). */
 export type SandboxExpiry = '01' | '02' | '03';
 
 export const PAYER_IP = '203.0.113.7';

@@ -1,5 +1,5 @@
 /**
- * What a merchant's payout client sends: a signed `CREDIT2VIRTUAL` (decisions.md §2, §8) to a
+ * What a merchant's payout client sends: a signed `CREDIT2VIRTUAL` (docs/reference/hashes.md#payouts) to a
  * mobile-money wallet (`sb-momo`) or the email variant (`sb-payout-email`), and how a test funds
  * the merchant's payout balance first (an operator's top-up).
  */

@@ -30,7 +30,7 @@ export interface MintOptions {
   foreignKey?: boolean;
 }
 
-/** Sandbox cards by outcome (decisions.md §4): the number is any Luhn-valid one, the expiry decides. */
+/** Sandbox cards by outcome (docs/reference/sandbox.md#cards-by-expiry): the number is any Luhn-valid one, the expiry decides. */
 export const WALLET_CARDS = {
   settles: { pan: '4111111111111111', expMonth: '01', expYear: '2038' },
   declines: { pan: '4111111111111111', expMonth: '02', expYear: '2038' },

@@ -1,5 +1,5 @@
 /**
- * Encrypted card vault on SQLite: the only place a full card number is persisted (decisions.md §5).
+ * Encrypted card vault on SQLite: the only place a full card number is persisted (docs/reference/README.md#cards).
  * Records are sealed by `vault-record.ts`, bound to their token and their merchant. Error messages
  * never include card data: they end up in logs.
  */

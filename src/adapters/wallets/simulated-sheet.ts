@@ -13,7 +13,7 @@ import { mintAppleToken, mintGoogleToken, type GoogleAuthMethod, type MintCard }
 import { p256PublicKeyFromPoint } from './pki';
 import { initSandboxWalletMaterial } from './sandbox-trust';
 
-/** The cards the sheet offers: the sandbox's outcomes by expiry (decisions.md §4). */
+/** The cards the sheet offers: the sandbox's outcomes by expiry (docs/reference/sandbox.md#cards-by-expiry). */
 export const SHEET_CARDS = {
   settles: { label: 'Visa •••• 1111 (pays)', card: { pan: '4111111111111111', expMonth: '01', expYear: '2038' } },
   declines: { label: 'Visa •••• 1111 (declined by the issuer)', card: { pan: '4111111111111111', expMonth: '02', expYear: '2038' } },

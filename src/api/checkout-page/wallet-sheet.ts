@@ -1,5 +1,5 @@
 /**
- * A wallet on the hosted page (decisions.md §9). The chosen wallet shows its button; in the sandbox
+ * A wallet on the hosted page (docs/wallets.md#checkout). The chosen wallet shows its button; in the sandbox
  * the button opens the gateway's simulated wallet sheet (`/checkout/:sessionId/wallet/:wallet`),
  * where the payer picks one of the sandbox's cards and approves, as they would in the wallet on
  * their device; the sheet's token then pays through the wallet flows (card flow with the merchant's

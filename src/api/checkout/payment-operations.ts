@@ -1,5 +1,5 @@
 /**
- * Checkout operations on a payment (decisions.md §1): status, capture, void, refund. Each runs
+ * Checkout operations on a payment (docs/reference/checkout.md#capture-void-refund): status, capture, void, refund. Each runs
  * after the common checks and its schema: then the hash, then existence, then business rules.
  *
  * They answer for every payment of the merchant, S2S ones included: an order id is one

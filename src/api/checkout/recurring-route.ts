@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/payment/recurring` (decisions.md §1): the merchant charges a recurring chain again,
+ * `POST /api/v1/payment/recurring` (docs/reference/checkout.md#recurring-charge): the merchant charges a recurring chain again,
  * without the payer. The chain is named by its first payment and proven by its `recurring_token`;
  * one operation serves sale and debit chains, and the new payment is of the chain's kind and
  * currency. With `schedule_id` a schedule starts from this payment.

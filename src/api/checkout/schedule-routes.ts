@@ -1,5 +1,5 @@
 /**
- * Checkout schedule operations (decisions.md §1): `POST /api/v1/schedule/{create,update,pause,run,
+ * Checkout schedule operations (docs/reference/checkout.md#schedule-operations): `POST /api/v1/schedule/{create,update,pause,run,
  * delete,info,deschedule}`. Each refuses, in order: `delays` (create and update), a non-UUID
  * `schedule_id`, field errors, the hash (create: name + interval_length + interval_unit +
  * payments_count; the others: schedule_id), then an unknown schedule (`Schedule not found`, also

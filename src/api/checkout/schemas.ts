@@ -1,7 +1,7 @@
 /**
  * JSON schemas of the Checkout API, compiled once at start-up. They check presence and shape;
  * what needs computation (currency, amount per currency exponent, which fields an operation
- * takes, hash) runs after them in code. Limits: decisions.md §1.
+ * takes, hash) runs after them in code. Limits: docs/reference/checkout.md#sessions.
  */
 import { LINK_TARGETS } from '../../domain/checkout/session-events';
 
@@ -155,7 +155,7 @@ export const cardCreditSchema = {
 };
 
 /**
- * `POST /api/v1/payment/recurring` (decisions.md §1): a later charge of a chain. The currency is
+ * `POST /api/v1/payment/recurring` (docs/reference/checkout.md#recurring-charge): a later charge of a chain. The currency is
  * the first payment's, so `order.currency` is optional (and, when sent, must be that one).
  */
 export const recurringSchema = {

@@ -1,5 +1,5 @@
 /**
- * One payment as a Checkout status lookup reports it: the callback's vocabulary (decisions.md §3:
+ * One payment as a Checkout status lookup reports it: the callback's vocabulary (docs/reference/callbacks.md#checkout-callbacks:
  * `order_status` words, `type`, masked card, `customer`), plus the fields the merchant's Protocol
  * Mapping adds to status responses (switched-on fields without a value are left out there).
  * What it says about a recurring chain is what the payment's callbacks say (recurringFields).

@@ -1,5 +1,5 @@
 /**
- * S2S APM response bodies (decisions.md §7), built from the same payment view as S2S CARD's
+ * S2S APM response bodies (docs/reference/s2s-apm.md#answers-to-a-sale), built from the same payment view as S2S CARD's
  * (responses.ts). Every SALE answer carries action, result, status, order_id, trans_id, trans_date,
  * amount and currency, then what its result adds:
  *

@@ -22,7 +22,7 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
   const actions = s2sActions(deps);
 
   router.post('/post', async (ctx: Koa.Context) => {
-    // decisions.md §1: form bodies only. JSON would bring types and nesting no S2S field has.
+    // docs/reference/README.md#addresses-and-transport: form bodies only. JSON would bring types and nesting no S2S field has.
     const type = ctx.request.type.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data') {
       throw errors.invalid([errors.field('body', FORM_BODIES_ONLY)]);

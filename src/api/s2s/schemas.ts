@@ -44,7 +44,7 @@ const payerProperties = {
     payer_state: text(64),
     payer_city: text(64),
     payer_zip: text(32),
-    // Internationalised addresses are real (decisions.md section 2 hashes them ASCII-uppercased).
+    // Internationalised addresses are real (docs/reference/hashes.md#rules-shared-by-every-formula: hashes upper-case ASCII only).
     payer_email: { type: 'string', maxLength: 256, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
     payer_phone: text(32),
 };
@@ -149,7 +149,7 @@ const methodParameters = {
   },
 };
 
-/** S2S APM `SALE` (decisions.md §7): a non-empty `brand` makes a SALE this one. */
+/** S2S APM `SALE` (docs/reference/s2s-apm.md#sale): a non-empty `brand` makes a SALE this one. */
 export const apmSaleSchema = {
   type: 'object',
   required: ['client_key', 'brand', 'order_id', 'order_amount', 'order_currency', 'order_description', 'identifier', 'payer_ip', 'return_url', 'hash'],
@@ -178,7 +178,7 @@ export const creditVoidOptionalAmountSchema = {
 };
 
 /**
- * S2S APM `CREDIT2VIRTUAL` (decisions.md §8): a payout with a payout method (`brand`). What depends
+ * S2S APM `CREDIT2VIRTUAL` (docs/reference/s2s-apm.md#credit2virtual): a payout with a payout method (`brand`). What depends
  * on the method (its parameters, the currency and amount bounds, the payee's fields of a mobile-money
  * payout, the email variant's description) is checked in code (src/domain/payouts/payout-rules.ts).
  */

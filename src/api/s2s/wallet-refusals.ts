@@ -1,5 +1,5 @@
 /**
- * Wallet refusals as the spec's errors (decisions.md §9), shared by the S2S CARD and S2S APM wallet
+ * Wallet refusals as the spec's errors (docs/api-notes.md#wallets), shared by the S2S CARD and S2S APM wallet
  * SALEs: a token of neither shape is `100000 Request data is invalid.` naming the field it came in;
  * one that cannot be trusted or opened, whichever check failed, `250003 The payment token signature
  * has expired`; a wallet the merchant cannot take `204018 Payment digital wallet not supported`.

@@ -1,5 +1,5 @@
 /**
- * The Checkout SDK (decisions.md §9): its script, and the brands its `getAvailableBrands()` starts
+ * The Checkout SDK (docs/wallets.md#the-checkout-sdk): its script, and the brands its `getAvailableBrands()` starts
  * from. The brands answer is asked with the Checkout session's id (the credential of its hosted
  * page, whose address holds it: a page of the merchant's gets it from `redirect_url`) or the token
  * of a hosted fields session, and names only wallets: the merchant's enabled ones a flow can pay for this session, in

@@ -1,5 +1,5 @@
 /**
- * `GET /sdk/pay-session.js`: the Checkout SDK's `PaySession` (decisions.md §9). A page creates
+ * `GET /sdk/pay-session.js`: the Checkout SDK's `PaySession` (docs/wallets.md#the-checkout-sdk). A page creates
  * `new PaySession({ sessionId })` with its Checkout session's id (on the hosted page, its own
  * address says it; a hosted fields page passes `sessionToken` instead) and asks
  * `getAvailableBrands()`, a Promise of the wallet identifiers it may show buttons for: the

@@ -401,7 +401,7 @@ export class CheckoutService {
   }
 
   /**
-   * The payer paid with a wallet on this session's page (decisions.md §9): the token pays in the
+   * The payer paid with a wallet on this session's page (docs/wallets.md#checkout): the token pays in the
    * card flow where the merchant has the wallet's keys and a connector taking decrypted cards, else
    * in the virtual flow (Checkout falls back). A token refused, or a wallet no flow can pay, starts
    * no attempt: the payer is told and may pay another way.

@@ -38,7 +38,7 @@ export class PaymentService {
   }
 
   /**
-   * An S2S wallet SALE (decisions.md §9): S2S CARD's `digital_wallet` + `payment_token` (card flow
+   * An S2S wallet SALE (docs/wallets.md#paying-with-a-wallet): S2S CARD's `digital_wallet` + `payment_token` (card flow
    * only), S2S APM's wallet brand (card flow, else the virtual flow).
    */
   walletSale(request: WalletSaleRequest): Promise<SaleResult> {

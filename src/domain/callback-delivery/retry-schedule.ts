@@ -1,5 +1,5 @@
 /**
- * When failed deliveries are tried again (decisions.md §3): after 1, 5, 15 and 30 minutes, then 1, 2,
+ * When failed deliveries are tried again (docs/callbacks.md#delivery-guarantees): after 1, 5, 15 and 30 minutes, then 1, 2,
  * 4, 8, 16 and 24 hours, about 2.3 days in all; after the last retry the delivery has failed for good.
  * Operators may set their own (CALLBACK_RETRY_SCHEDULE=30s,2m,1h).
  */

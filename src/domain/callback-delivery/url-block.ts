@@ -1,6 +1,6 @@
 /**
  * A merchant endpoint that keeps timing out is left alone for a while instead of being hammered
- * (decisions.md §3): five timeouts within five minutes block the URL for fifteen minutes. Its
+ * (docs/callbacks.md#delivery-guarantees): five timeouts within five minutes block the URL for fifteen minutes. Its
  * deliveries wait for the block to end; none is dropped and none uses up a retry meanwhile.
  */
 export interface UrlBlockPolicy {

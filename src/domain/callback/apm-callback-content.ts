@@ -1,5 +1,5 @@
 /**
- * What a merchant is told about an S2S APM payment's event (decisions.md §7). Pure, like the S2S
+ * What a merchant is told about an S2S APM payment's event (docs/reference/callbacks.md#s2s-apm-callbacks). Pure, like the S2S
  * CARD table in callback-content.ts, which dispatches here by the payment's protocol:
  *
  * | Event | action | result | status |

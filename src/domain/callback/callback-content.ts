@@ -1,6 +1,6 @@
 /**
  * What a merchant is told about a payment event: the S2S CARD callback body (spec Events item 2,
- * decisions.md §3). Pure: the notifier folds the stream, asks this function for the fields,
+ * docs/reference/callbacks.md#s2s-card-callbacks). Pure: the notifier folds the stream, asks this function for the fields,
  * encodes and signs them.
  *
  * Which events call back, and as what:
@@ -111,7 +111,7 @@ function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null 
   }
 }
 
-/** The S2S CARD callback hash (decisions.md §3); the return URL carries the same one. */
+/** The S2S CARD callback hash (docs/reference/hashes.md#s2s-card-callback-and-return-url); the return URL carries the same one. */
 export function s2sCardHashOf(payment: ExistingPayment, password: string): string {
   return s2sCardPaymentHash({
     payerEmail: payment.payer.email,

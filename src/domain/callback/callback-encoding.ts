@@ -1,6 +1,6 @@
 /**
  * The wire form of a callback: an `application/x-www-form-urlencoded` body and the `X-Signature`
- * header (decisions.md §3) that lets a merchant check the raw body and refuse replays.
+ * header (docs/reference/hashes.md#x-signature) that lets a merchant check the raw body and refuse replays.
  *
  *   X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the password>
  *

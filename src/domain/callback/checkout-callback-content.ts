@@ -1,5 +1,5 @@
 /**
- * What a merchant is told about a Checkout payment event (decisions.md §3). Pure, like the S2S
+ * What a merchant is told about a Checkout payment event (docs/reference/callbacks.md#checkout-callbacks). Pure, like the S2S
  * CARD table in callback-content.ts:
  *
  * | Event | type | status | order_status |

@@ -1,5 +1,5 @@
 /**
- * The Checkout callback (decisions.md §3): the ordered fields of one notification, `hash` last.
+ * The Checkout callback (docs/reference/callbacks.md#checkout-callbacks): the ordered fields of one notification, `hash` last.
  * checkout-callback-content.ts builds the input from a payment; callback-encoding.ts encodes and
  * signs what this returns. The chain fields sit after `date` and before `custom_data`, where §3
  * lists them; they are not hash input.

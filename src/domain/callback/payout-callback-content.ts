@@ -1,5 +1,5 @@
 /**
- * What a merchant is told about a payout (`CREDIT2VIRTUAL`, decisions.md §8): the same fields as
+ * What a merchant is told about a payout (`CREDIT2VIRTUAL`, docs/reference/callbacks.md#payout-callbacks): the same fields as
  * the payout's answer, once its provider decided. Pure, like the other callback tables; the S2S
  * dispatcher (callback-content.ts) sends a payout here by its kind.
  *

@@ -1,5 +1,5 @@
 /**
- * Checkout's words for where a payment stands (decisions.md §3): `order_status` of callbacks and
+ * Checkout's words for where a payment stands (docs/reference/callbacks.md#checkout-callbacks): `order_status` of callbacks and
  * status responses, and the operation `type` a payment kind is reported as. Checkout releases a
  * hold with its void, so a released hold reads `void` here whatever API released it; the S2S API
  * keeps its own word (`REVERSAL`).
@@ -20,10 +20,10 @@ export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
       return 'redirect';
     case 'authorized':
     case 'awaiting_provider':
-      // A DMS hold, or a payment the provider has still to confirm (decisions.md §3: `pending`).
+      // A DMS hold, or a payment the provider has still to confirm (docs/reference/callbacks.md#checkout-callbacks: `pending`).
       return 'pending';
     case 'settled':
-      // A partial refund leaves the payment settled (decisions.md §3).
+      // A partial refund leaves the payment settled (docs/reference/callbacks.md#checkout-callbacks).
       return 'settled';
     case 'declined':
       return 'decline';
@@ -41,7 +41,7 @@ export function orderStatusOf(phase: PaymentPhase): CheckoutOrderStatus {
   }
 }
 
-/** A DMS authorization is reported as a sale (decisions.md §3). */
+/** A DMS authorization is reported as a sale (docs/reference/callbacks.md#checkout-callbacks). */
 export function operationTypeOf(kind: PaymentKind): CheckoutCallbackType {
   switch (kind) {
     case 'sale':

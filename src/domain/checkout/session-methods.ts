@@ -1,6 +1,6 @@
 /**
  * Which payment methods a Checkout session offers on the hosted page (spec, session `methods`;
- * decisions.md §7: the sandbox's brands are Checkout methods too). Pure: the caller says which
+ * docs/reference/s2s-apm.md#sandbox-methods: the sandbox's brands are Checkout methods too). Pure: the caller says which
  * methods the merchant could be paid with for this session (enabled for it, and one of its
  * connectors able to take the payment), and this decides what the session offers and what is wrong
  * with the request.

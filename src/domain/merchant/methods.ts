@@ -1,6 +1,6 @@
 /**
  * Which alternative payment methods (S2S APM `brand`, Checkout `methods`) a merchant may take:
- * its `methods` setting (decisions.md §7). `all` is every method the deployment's connectors offer;
+ * its `methods` setting (docs/apm.md#which-methods-a-merchant-takes). `all` is every method the deployment's connectors offer;
  * a list names them; an empty list is none. A merchant that never set it (every merchant registered
  * before the setting existed, and every new one until an operator sets it) gets its environment's
  * default: in the sandbox everything, so the quick start works; in production nothing until the
@@ -10,7 +10,7 @@ import type { Environment } from './events';
 
 export type MethodsSetting = 'all' | string[];
 
-/** The wallets' identifiers, methods like any other in this setting (decisions.md §9). */
+/** The wallets' identifiers, methods like any other in this setting (docs/wallets.md#setting-up-a-merchant). */
 export const WALLET_METHODS: readonly string[] = ['applepay', 'googlepay'];
 
 /** Whether a method identifier names a wallet (their tokens are the only holds S2S APM takes). */

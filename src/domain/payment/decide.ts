@@ -129,7 +129,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState): Pay
       if (s.phase !== 'settled' || s.refundedAmount > 0 || s.kind === 'credit') {
         throw new DomainError('void_not_allowed', 'Void is not allowed.');
       }
-      // An alternative method's provider cancels a settlement only on its settlement day (UTC, decisions.md §7).
+      // An alternative method's provider cancels a settlement only on its settlement day (UTC, docs/reference/s2s-apm.md#follow-ups).
       if (s.method && (s.settledAt === undefined || s.settledAt.slice(0, 10) !== command.data.now.slice(0, 10))) {
         throw new DomainError('void_not_allowed', 'Void is not allowed.');
       }
@@ -384,7 +384,7 @@ function notificationEvents(s: ExistingPayment, result: AuthorizationResult, now
   }
 }
 
-/** A payout made with a method (CREDIT2VIRTUAL) is never captured, voided or refunded (decisions.md §8: 204005). */
+/** A payout made with a method (CREDIT2VIRTUAL) is never captured, voided or refunded (docs/payouts.md#how-it-works: 204005). */
 function refuseOnPayout(s: ExistingPayment): void {
   if (s.kind === 'credit' && s.method) throw new DomainError('action_not_supported', 'Payment action not supported');
 }

@@ -1,5 +1,5 @@
 /**
- * Why a payment whose payer never finished their step is declined (decisions.md sections 6 and 7):
+ * Why a payment whose payer never finished their step is declined (docs/reference/sandbox.md#abandoned-payer-steps):
  * the words of its decline, by the step it waited on. The payer-action expiry worker and the hosted
  * Checkout page (which notices a QR code's minute running out as the payer watches) say the same.
  */

@@ -23,7 +23,7 @@ import type {
 } from './events';
 
 /**
- * S2S `status` values (decisions.md sections 6 and 7). `PREPARE` is an alternative-method payment
+ * S2S `status` values (docs/reference/s2s-card.md#status-values, docs/reference/s2s-apm.md#status-values). `PREPARE` is an alternative-method payment
  * whose provider has not answered yet (a card payment in that state is `PENDING`).
  */
 export type PaymentStatus = 'SETTLED' | 'DECLINED' | '3DS' | 'REDIRECT' | 'PENDING' | 'REFUND' | 'REVERSAL' | 'VOID' | 'PREPARE';
@@ -292,7 +292,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return {
         ...s,
         phase: 'awaiting_provider',
-        // A payout its provider decides later is answered UNDEFINED/PREPARE (decisions.md §8).
+        // A payout its provider decides later is answered UNDEFINED/PREPARE (docs/reference/s2s-apm.md#credit2virtual).
         status: s.kind === 'credit' && s.method ? 'PREPARE' : 'PENDING',
         payerAction: null,
         updatedAt: event.data.pendingAt,

@@ -1,5 +1,5 @@
 /**
- * Mobile-money payouts (`CREDIT2VIRTUAL`, decisions.md §8): the six currencies they are paid in,
+ * Mobile-money payouts (`CREDIT2VIRTUAL`, docs/payouts.md#countries-operators-and-bounds): the six currencies they are paid in,
  * each the currency of one country, the operators of each country with the numbers they serve
  * (E.164 without `+`), and the amount bounds: an operator's own where the spec gives one, else
  * its country's (spec Limits, "Payout amount bounds"). Bounds are whole units of the currency
@@ -44,7 +44,7 @@ const operator = (slug: string, currency: string, pattern: string, bounds?: { mi
   ...(bounds ? { bounds } : {}),
 });
 
-/** decisions.md §8, in its order. */
+/** docs/payouts.md#countries-operators-and-bounds, in its order. */
 export const MOBILE_MONEY_OPERATORS: readonly MobileMoneyOperator[] = [
   operator('mtn-gh', 'GHS', '233(24|54|55|59)\\d{7}'),
   operator('vodafone-gh', 'GHS', '233(20|50)\\d{7}'),

@@ -1,5 +1,5 @@
 /**
- * The field rules of a payout request (`CREDIT2VIRTUAL`, decisions.md §8) beyond the shapes the
+ * The field rules of a payout request (`CREDIT2VIRTUAL`, docs/payouts.md#mobile-money-sb-momo-in-the-sandbox) beyond the shapes the
  * form schema and the method's catalogue entry check: the currency, the amount in its exponent and
  * within its bounds, and the rules that tie fields together (an operator of the currency's country,
  * a number of that operator). Each problem is `<field>: <message>`, answered together as
@@ -136,7 +136,7 @@ function emailPayoutProblems(input: PayoutInput): PayoutCheck {
   return { problems, amount };
 }
 
-/** Whose email decides a sandbox payout (decisions.md §8): `customer_email`, or the email variant's `Email`. */
+/** Whose email decides a sandbox payout (docs/payouts.md#how-the-sandbox-decides): `customer_email`, or the email variant's `Email`. */
 export function payoutDecidingEmail(scheme: PayoutScheme, parameters: Record<string, unknown>): string | undefined {
   return text(scheme === 'mobile_money' ? parameters.customer_email : parameters.Email);
 }

@@ -1,5 +1,5 @@
 /**
- * Which wallets a Checkout SDK page may offer (decisions.md §9, `getAvailableBrands()`): the
+ * Which wallets a Checkout SDK page may offer (docs/wallets.md#the-checkout-sdk, `getAvailableBrands()`): the
  * merchant's enabled wallets that some flow can pay, in `methods` order: the session's `methods`
  * when it names any, else the merchant's `methods` setting when it is a list, else the wallets'
  * own order. Whether the payer's device can use each one is the browser's to say, afterwards.

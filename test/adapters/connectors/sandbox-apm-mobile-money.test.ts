@@ -1,5 +1,5 @@
 /**
- * The sandbox APM provider's mobile-money methods (decisions.md §8, spec Limits): payouts decided by
+ * The sandbox APM provider's mobile-money methods (docs/payouts.md#how-the-sandbox-decides, spec Limits): payouts decided by
  * the payee's email, collections with the Kora-style sender reference, and what each refuses.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * The sandbox APM provider beyond the connector contract: each flow's answer (page, QR code with
  * its lifetime, pending with a crypto address), the QR payload, its notifications' vocabularies,
- * and every catalogue method's parameters checked exactly (decisions.md §7; the spec's catalogue).
+ * and every catalogue method's parameters checked exactly (docs/reference/s2s-apm.md#sandbox-methods; the spec's catalogue).
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
@@ -101,7 +101,7 @@ describe('sandbox APM provider', () => {
   });
 
   describe('catalogue', () => {
-    it('Given the decisions.md §7 identifiers, Then each is a method of the sandbox, with vcard an alias of sb-redirect', () => {
+    it('Given the identifiers of docs/reference/s2s-apm.md#sandbox-methods, Then each is a method of the sandbox, with vcard an alias of sb-redirect', () => {
       expect(SANDBOX_METHOD_IDS).to.have.members([
         'sb-redirect', 'vcard', 'sb-qr', 'sb-app', 'sb-otp', 'sb-details', 'sb-crypto', 'sb-bank', 'sb-document', 'sb-installment', 'sb-member',
         'sb-identity', 'sb-upi', 'sb-trading-deposit', 'sb-trading-withdrawal', 'sb-crypto-convert', 'sb-crypto-buy', 'sb-country-id', 'sb-bank-pull',

@@ -1,6 +1,6 @@
 /**
- * Wallet cards at the card sandbox (decisions.md §9: "Outcome: §4 on the decrypted expiry; PAN_ONLY
- * takes §4's 3DS steps"): a device or network token (DPAN) carries the cryptogram of the payer's
+ * Wallet cards at the card sandbox (docs/wallets.md#test-tokens-in-the-sandbox: the decrypted
+ * expiry picks the outcome as a card's, and PAN_ONLY takes its 3-D Secure steps): a device or network token (DPAN) carries the cryptogram of the payer's
  * authentication on the device, so the 3-D Secure expiries are decided without the ACS; an FPAN
  * (Google Pay PAN_ONLY) goes through the ACS like a typed card. Every other expiry is §4's.
  */

@@ -72,7 +72,7 @@ async function decided(ret: PayerReturn): Promise<ConnectorOutcome> {
 describe('SandboxConnector', () => {
   const connector = sandbox();
 
-  describe('authorize by expiry (decisions.md §4)', () => {
+  describe('authorize by expiry (docs/reference/sandbox.md#cards-by-expiry)', () => {
     it('01/2038 succeeds, for a sale and for an authorization', async () => {
       const sale = await connector.authorize(request('01', '2038'));
       expect(sale).to.include({ outcome: 'success', descriptor: SANDBOX_DEFAULT_DESCRIPTOR });

@@ -1,7 +1,7 @@
 /**
  * The sandbox's alternative payment methods: one per method kind of the spec's catalogue
  * (payment-gateway-api.md, "Method-specific parameters catalogue"), with the identifiers of
- * decisions.md §7, as data. Each entry names what the method takes under `parameters[...]` (the
+ * docs/reference/s2s-apm.md#sandbox-methods, as data. Each entry names what the method takes under `parameters[...]` (the
  * gateway validates requests against it exactly) and how the simulated provider behaves:
  *
  * - `flow`: `redirect` sends the payer to the provider's page (REDIRECT/REDIRECT); `qr` shows a QR
@@ -122,7 +122,7 @@ const METHODS: readonly SandboxMethod[] = [
   ),
 ];
 
-/** Another name of a method, taken exactly as the method itself (decisions.md §7: `vcard`). */
+/** Another name of a method, taken exactly as the method itself (docs/reference/s2s-apm.md#sandbox-methods: `vcard`). */
 const ALIASES: Readonly<Record<string, string>> = { vcard: 'sb-redirect' };
 
 // The mobile-money methods (momo-catalogue.ts) are found too, so the provider page decides them.

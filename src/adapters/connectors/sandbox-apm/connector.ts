@@ -1,7 +1,7 @@
 /**
  * The sandbox's alternative-method provider ("sandbox-apm"): every method kind of the catalogue as
- * a sandbox method (catalogue.ts), so merchants can try S2S APM end to end. Outcomes (decisions.md
- * §7) follow the payer's email, else the SALE's `identifier`: `success@gmail.com` settles at once
+ * a sandbox method (catalogue.ts), so merchants can try S2S APM end to end. Outcomes
+ * (docs/apm.md#how-the-sandbox-decides) follow the payer's email, else the SALE's `identifier`: `success@gmail.com` settles at once
  * (an authorization is held), `fail@gmail.com` is declined; anyone else goes through the method's
  * flow on the simulated provider page (`/sandbox/provider/{trans_id}`), whose decision reaches the
  * gateway as this provider's signed notification. Stateless like the card sandboxes: its references
@@ -39,7 +39,7 @@ import {
 
 export const SANDBOX_APM_NAME = 'sandbox-apm';
 export const SANDBOX_APM_DESCRIPTOR = 'SANDBOX*APM';
-/** decisions.md §7 and the spec's Limits: a QR code lives one minute by default. */
+/** docs/apm.md#how-the-sandbox-decides and the spec's Limits: a QR code lives one minute by default. */
 export const DEFAULT_QR_LIFETIME_SECONDS = 60;
 /** The account a bank transfer of the sandbox's payment-details method goes to. */
 export const SANDBOX_BENEFICIARY = 'SANDBOX PROVIDER';
@@ -52,7 +52,7 @@ export const SANDBOX_APM_FAIL = 'fail@gmail.com';
 export const SANDBOX_APM_CAPABILITIES: ConnectorCapabilities = {
   methods: SANDBOX_METHOD_IDS,
   currencies: 'any',
-  // None of its methods holds funds: S2S APM holds are for wallets (decisions.md §7).
+  // None of its methods holds funds: S2S APM holds are for wallets (docs/apm.md#after-the-sale).
   dms: false,
   refundsViaApi: true,
   zeroAmount: false,

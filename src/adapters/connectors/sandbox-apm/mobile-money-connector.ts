@@ -16,7 +16,7 @@ import { SANDBOX_APM_CAPABILITIES, SANDBOX_APM_DESCRIPTOR, SANDBOX_APM_FAIL, SAN
 import { SANDBOX_MOMO_METHOD_IDS } from './momo-catalogue';
 import { SANDBOX_APM_DECLINE_REASON, newReference } from './transformers';
 
-/** decisions.md §8: a payout nobody decides on the provider page settles after 10 seconds. */
+/** docs/reference/s2s-apm.md#credit2virtual: a payout nobody decides on the provider page settles after 10 seconds. */
 export const SANDBOX_PAYOUT_SETTLE_SECONDS = 10;
 
 export const SANDBOX_APM_MOBILE_MONEY_CAPABILITIES: ConnectorCapabilities = {

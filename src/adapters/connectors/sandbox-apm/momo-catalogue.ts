@@ -1,5 +1,5 @@
 /**
- * The sandbox's mobile-money methods (decisions.md §8), beside the catalogue of catalogue.ts:
+ * The sandbox's mobile-money methods (docs/payouts.md#mobile-money-sb-momo-in-the-sandbox), beside the catalogue of catalogue.ts:
  *
  * - `sb-momo`: a payout to a payee's mobile-money wallet (`CREDIT2VIRTUAL` only): the operator, the
  *   wallet's number and the customer's email; the numbers and amount bounds each operator takes

@@ -1,10 +1,10 @@
 /**
- * The sandbox's wallet provider ("sandbox-wallet"): the wallets' virtual flow (decisions.md §9).
+ * The sandbox's wallet provider ("sandbox-wallet"): the wallets' virtual flow (docs/wallets.md#two-flows).
  * It takes Apple Pay and Google Pay tokens undecrypted (instrument `wallet_token`), as a provider
  * holding its own wallet keys does, so the gateway keeps no card and sees none. The payer approved
  * the payment in the wallet already, so there is no page: the outcome follows the payer's email,
  * else the S2S APM `identifier` (`fail@gmail.com` declines, anyone else pays). It reads only the
- * token's shape: outcomes by card expiry (decisions.md §4) are the card flow's, where the gateway
+ * token's shape: outcomes by card expiry (docs/reference/sandbox.md#cards-by-expiry) are the card flow's, where the gateway
  * decrypts the token and the card sandbox decides. No holds, chains or payouts: the virtual flow
  * stores nothing for them.
  */

@@ -30,5 +30,5 @@ export function tokenReadable(wallet: Wallet, token: string): boolean {
   }
 }
 
-/** `fail@gmail.com` declines (decisions.md §7's sandbox payers); the payer already approved in the wallet otherwise. */
+/** `fail@gmail.com` declines (the sandbox payers of docs/apm.md#how-the-sandbox-decides); the payer already approved in the wallet otherwise. */
 export const declinedPayer = (who: string | undefined): boolean => (who ?? '').trim().toLowerCase() === SANDBOX_WALLET_FAIL;

@@ -1,5 +1,5 @@
 /**
- * S2S APM `SALE` (decisions.md §7): a SALE with a non-empty `brand` pays with that alternative
+ * S2S APM `SALE` (docs/reference/s2s-apm.md#sale): a SALE with a non-empty `brand` pays with that alternative
  * method. Checks, in order: the fields' shapes (the router, apmSaleSchema); the brand exists in this
  * deployment (`204011 Payment system/brand not found.`) and is enabled for the merchant and one of
  * its connectors (`204006 Payment system/brand not supported.`); the amount and the method's
@@ -7,7 +7,7 @@
  * wallet brand (`204005`); then the payment, whose answer is in APM's shape (apm-responses.ts).
  *
  * A wallet brand (`applepay`, `googlepay`) pays with `parameters[paymentToken]`, the token exactly as
- * the wallet gave it (decisions.md §9): in the card flow when the merchant has the wallet's keys and
+ * the wallet gave it (docs/wallets.md#two-flows): in the card flow when the merchant has the wallet's keys and
  * a connector taking decrypted wallet cards (holds with `auth=Y` allowed), else in the virtual flow
  * through a connector offering the wallet (no holds: 204005); neither: 204018. The token itself is
  * never recorded as a parameter of the payment.
@@ -69,7 +69,7 @@ export async function apmSale(deps: S2sDeps, { form, merchant, requestId }: Acti
   const orderId = form.order_id as string;
   requireHash(form.hash, apmSaleHash({ identifier, orderId, orderAmount: amountText, orderCurrency: currency, password: merchant.password }));
 
-  // Holds are taken by wallet tokens only (decisions.md §7); whether the connector can hold is routing's to say.
+  // Holds are taken by wallet tokens only (docs/apm.md#after-the-sale); whether the connector can hold is routing's to say.
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
   if (kind === 'authorization' && !isWalletMethod(brand)) throw errors.actionNotSupported();
 
@@ -93,7 +93,7 @@ export async function apmSale(deps: S2sDeps, { form, merchant, requestId }: Acti
         channel: 's2s_apm',
         wallet,
         token: walletToken as string,
-        // S2S APM falls back to the virtual flow (decisions.md §9).
+        // S2S APM falls back to the virtual flow (docs/wallets.md#two-flows).
         flows: 'card_or_virtual',
         methodFields,
         kind,

@@ -1,7 +1,7 @@
 /**
- * S2S APM `CREDIT2VIRTUAL` (decisions.md §8): a payout from the merchant's payout balance with a
+ * S2S APM `CREDIT2VIRTUAL` (docs/reference/s2s-apm.md#credit2virtual): a payout from the merchant's payout balance with a
  * payout method (`brand`): a payee's mobile-money wallet (`sb-momo`) or the email variant
- * (`sb-payout-email`). Always APM (decisions.md §1). Checks, in order: the fields' shapes (the
+ * (`sb-payout-email`). Always APM (docs/reference/README.md#addresses-and-transport). Checks, in order: the fields' shapes (the
  * router, credit2VirtualSchema); the brand exists (`204011`), the merchant takes it and one of its
  * connectors offers it (`204006`), and it pays out (`204005`); the currency, the amount and the
  * method's parameters (field errors, src/domain/payouts/payout-rules.ts); the hash

@@ -2,7 +2,7 @@
  * The `/post` allowlist: every action, exhaustive and case-sensitive (anything else is 404, spec
  * S2S section). A new action is a file in this folder and one line here: its field schema
  * (src/api/s2s/schemas.ts, compiled once) and its handler. S2S CARD and S2S APM share it
- * (decisions.md §1): a SALE with a non-empty `brand` is an APM SALE, and the follow-ups by
+ * (docs/reference/README.md#addresses-and-transport): a SALE with a non-empty `brand` is an APM SALE, and the follow-ups by
  * `trans_id` serve payments of both (protocol.ts). `CREDIT2VIRTUAL`, a payout, is always APM
  * (credit2virtual.ts); its follow-ups by `trans_id` are the same as an APM SALE's.
  */

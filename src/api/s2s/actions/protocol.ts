@@ -1,5 +1,5 @@
 /**
- * S2S CARD and S2S APM share `/post` (decisions.md §1): a SALE with a non-empty `brand` is APM, and
+ * S2S CARD and S2S APM share `/post` (docs/reference/README.md#addresses-and-transport): a SALE with a non-empty `brand` is APM, and
  * a follow-up by `trans_id` is checked with the hash formula of the protocol that made the payment
  * (a card payment's follow-ups keep the card formulas, an APM payment's the APM ones). A payment the
  * merchant does not have has no protocol: its follow-up passes with either formula and is then
@@ -19,7 +19,7 @@ export const protocolOf = (payment: { channel: string }): Protocol => (payment.c
 /** Whether a request is an APM request: a non-empty `brand` (a repeated one counts, and fails its field's shape). */
 export const isApmRequest = (form: FormBody): boolean => form.brand !== undefined && form.brand !== '';
 
-/** `apmFormula`: the APM formula of this action (decisions.md §2): CREDITVOID's differs from the others'. */
+/** `apmFormula`: the APM formula of this action (docs/reference/hashes.md#s2s-apm): CREDITVOID's differs from the others'. */
 export function requireFollowUpHash(
   form: FormBody,
   merchant: MerchantAccount,

@@ -2,7 +2,7 @@
  * `SALE` (S2S CARD): a card or a stored card's token, the payer, and optionally the start of a chain.
  * A wallet SALE sends `digital_wallet` and `payment_token` (the token JSON exactly as received) in
  * place of the card, signed with Formula 8; it is paid in the wallets' card flow or refused
- * (decisions.md §9, wallet-refusals.ts).
+ * (docs/wallets.md#two-flows, wallet-refusals.ts).
  */
 import { isCalendarDate } from '../../../domain/schedule/due-dates';
 import { isUuid } from '../../../domain/ids';
@@ -118,7 +118,7 @@ export async function sale(deps: S2sDeps, { form, merchant, requestId }: ActionC
   };
   try {
     if (wallet && isWallet(wallet.wallet)) {
-      // S2S CARD takes wallets in the card flow only: without it, 204018 (decisions.md §9).
+      // S2S CARD takes wallets in the card flow only: without it, 204018 (docs/reference/s2s-card.md#wallet-sale).
       const result = await deps.payments.walletSale({ ...order, clientKey: merchant.clientKey, wallet: wallet.wallet, token: wallet.token, flows: 'card' });
       return saleResponse(viewOf(result.payment));
     }

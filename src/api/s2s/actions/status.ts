@@ -1,7 +1,7 @@
 /**
  * `GET_TRANS_STATUS` and `GET_TRANS_STATUS_BY_ORDER`: safe to repeat. A lookup by `trans_id` is
  * checked with the hash formula of the protocol that made the payment and answered in that
- * protocol's shape (S2S CARD, or S2S APM: decisions.md §7).
+ * protocol's shape (S2S CARD, or S2S APM: docs/reference/s2s-apm.md#follow-ups).
  *
  * By `trans_id` the answer is the payment's own stream, folded: it holds every write to the payment
  * the moment that write is answered, so the lookup waits for nothing. The read model would first

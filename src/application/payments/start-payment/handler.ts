@@ -176,7 +176,7 @@ async function instrumentOf(
     const wallet = { wallet: w.wallet, panType: w.panType, ...(w.cryptogram ? { cryptogram: w.cryptogram } : {}), ...(w.eci ? { eci: w.eci } : {}) };
     return {
       instrument: { kind: 'card', card: { ...stored, wallet } },
-      // The card flow keeps the card (decisions.md §9), in the vault only and once the payment is routed.
+      // The card flow keeps the card (docs/wallets.md#two-flows), in the vault only and once the payment is routed.
       async recorded() {
         const token = await deps.vault.store(stored, request.merchantId);
         return { card: { ...snapshotOf(stored, token), wallet: w.wallet, panType: w.panType }, ...alongside };

@@ -1,5 +1,5 @@
 /**
- * Wallet payments (decisions.md §9, spec States rule 5): which flow pays a wallet token, and the
+ * Wallet payments (docs/wallets.md#two-flows, spec States rule 5): which flow pays a wallet token, and the
  * S2S SALE that pays with one. Checkout (its wallet button and SDK) asks `walletInstrument` the
  * same question and starts its attempt with the answer, under its session's claim.
  *
