@@ -52,7 +52,6 @@ import type { ConnectorRegistry } from './application/ports/connector-registry';
 import { chainReport } from './application/schedules/chain-report';
 import type { WalletService } from './application/wallets';
 import type { Gateway } from './composition';
-import { merchantConnectors } from './domain/merchant/connectors';
 import { paymentStreamId } from './domain/payment/events';
 
 /** What the routes call beside the gateway's own services: the parts of it only the HTTP API uses. */
@@ -205,16 +204,10 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
       (router) =>
         registerPaySessionRoutes(router, {
           environment: config.environment,
-          now: () => clock.now(),
           sessionByToken: (token) => checkout.sessionByToken(token),
           session: (id) => checkout.session(id),
           merchantById: (id) => merchants.byId(id),
-          payable: async (merchant, wallet) => {
-            const named = merchantConnectors(merchant);
-            if (payments.connectorsOffering(named, wallet).length > 0) return true;
-            const decrypting = named.some((name) => connectors.get(name)?.capabilities.walletDecryption === true);
-            return decrypting && (await wallets.tokens.cardFlowAvailable(merchant.merchantId, wallet));
-          },
+          walletBrands: (session) => checkout.walletBrands(session),
         }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),

@@ -107,6 +107,31 @@ forEachStore('Checkout: wallets on the hosted page', (h) => {
       expect((await h().request(sheetUrl(h(), sessionId, 'googlepay'))).text).to.include('name="pan_only"');
     });
 
+    it('Given a merchant no flow can pay a wallet for (no keys, no connector offering it), Then the page shows no button for it, as the SDK\'s brands say; its keys make both offer it', async () => {
+      const cardOnly = await h().createMerchant({ connectors: ['sandbox'] });
+      const { sessionId } = await createSession(h(), cardOnly, { methods: ['card', 'applepay', 'googlepay'] });
+      const brands = async () => (await h().request(`/sdk/pay-session/brands?session=${sessionId}`)).body.brands;
+      // What the page lists, and whether choosing the wallet there shows its button.
+      const buttons = async () => {
+        const listed = (await h().request(`/checkout/${sessionId}`)).text;
+        const shown: string[] = [];
+        for (const w of ['applepay', 'googlepay']) {
+          const page = await h().request(`/checkout/${sessionId}?method=${w}`);
+          expect(page.status).to.equal(200);
+          const button = page.text.includes(`action="/checkout/${sessionId}/wallet/${w}"`);
+          expect(listed.includes(`data-method="${w}"`), w).to.equal(button);
+          if (button) shown.push(w);
+        }
+        return shown;
+      };
+      expect(await brands()).to.deep.equal([]);
+      expect(await buttons()).to.deep.equal([]);
+      expect((await h().request(sheetUrl(h(), sessionId, 'applepay'))).status).to.equal(404);
+      await giveWalletKeys(h(), cardOnly, ['googlepay']);
+      expect(await brands()).to.deep.equal(['googlepay']);
+      expect(await buttons()).to.deep.equal(['googlepay']);
+    });
+
     it('Given a wallet the session does not offer, or no wallet at all, Then the sheet is not found', async () => {
       const { sessionId } = await session(['card', 'googlepay']);
       expect((await h().request(sheetUrl(h(), sessionId, 'applepay'))).status).to.equal(404);

@@ -70,6 +70,17 @@ forEachStore('Checkout SDK pay-session', (h) => {
       expect((await brandsOf(h(), sessionId)).body.brands).to.deep.equal(['googlepay']);
     });
 
+    it('Given a session paid (its card settled), Then []: it can no longer be paid, as its page offers no wallet any more', async () => {
+      const merchant = await h().createMerchant();
+      const sessionId = await sessionOffering(h(), merchant, ['card', 'applepay', 'googlepay']);
+      expect((await brandsOf(h(), sessionId)).body.brands).to.deep.equal(['applepay', 'googlepay']);
+      const card = { number: '4111111111111111', expMonth: '01', expYear: '2038', cvv: '123' };
+      const paid = await h().gateway.checkout.pay(sessionId, { card, payerIp: '203.0.113.10' }, 'sdk-paid');
+      expect(paid).to.have.property('kind', 'done');
+      expect((await h().gateway.checkout.pageModel(sessionId))!.view).to.equal('elsewhere');
+      expect((await brandsOf(h(), sessionId)).body).to.deep.equal({ brands: [], simulated: true });
+    });
+
     it('Given no session, an unknown one, or a token not of ours, Then 100000 naming the field', async () => {
       expect((await h().request('/sdk/pay-session/brands')).body).to.deep.equal({
         result: 'ERROR',

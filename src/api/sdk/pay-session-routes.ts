@@ -2,17 +2,15 @@
  * The Checkout SDK (docs/wallets.md#the-checkout-sdk): its script, and the brands its `getAvailableBrands()` starts
  * from. The brands answer is asked with the Checkout session's id (the credential of its hosted
  * page, whose address holds it: a page of the merchant's gets it from `redirect_url`) or the token
- * of a hosted fields session, and names only wallets: the merchant's enabled ones a flow can pay for this session, in
- * `methods` order, none once the session can no longer be paid; `simulated` says the sandbox's
+ * of a hosted fields session, and names only wallets: those the session's hosted page offers (the
+ * merchant's enabled ones a flow can pay for this session, in `methods` order), none once the
+ * session can no longer be paid; `simulated` says the sandbox's
  * wallets stand in for the device's. It is read cross-origin by merchants' pages, without
  * credentials, so any origin may read it.
  */
 import type Router from '@koa/router';
 import type { ExistingSession } from '../../domain/checkout/session-state';
-import { isExpired } from '../../domain/checkout/session-decide';
 import type { Environment } from '../../domain/merchant/events';
-import type { MethodsSetting } from '../../domain/merchant/methods';
-import { availableWalletBrands } from '../../domain/wallets/available-brands';
 import type { Wallet } from '../../domain/wallets/token-shape';
 import { isUuid } from '../../domain/ids';
 import { errors } from '../errors';
@@ -24,14 +22,16 @@ const MAX_TOKEN_LENGTH = 256;
 
 export interface PaySessionDeps {
   environment: Environment;
-  now(): Date;
   /** The Checkout session a token was issued for; null for a token not of ours. */
   sessionByToken(token: string): Promise<ExistingSession | null>;
   /** The Checkout session of this id (its hosted page's address), null when none. */
   session(sessionId: string): Promise<ExistingSession | null>;
-  merchantById(merchantId: string): Promise<{ merchantId: string; environment: Environment; methods?: MethodsSetting; connectors?: string[] } | undefined>;
-  /** Whether either wallet flow can pay `wallet` for this merchant (its keys and a decrypting connector, or a connector offering it). */
-  payable(merchant: { merchantId: string; connectors?: string[] }, wallet: Wallet): Promise<boolean>;
+  merchantById(merchantId: string): Promise<{ merchantId: string } | undefined>;
+  /**
+   * The wallets the session's hosted page offers now (enabled, some flow able to pay them), in
+   * `methods` order; none once the session can no longer be paid.
+   */
+  walletBrands(session: ExistingSession): Promise<Wallet[]>;
 }
 
 export function registerPaySessionRoutes(router: Router, deps: PaySessionDeps): void {
@@ -55,12 +55,6 @@ export function registerPaySessionRoutes(router: Router, deps: PaySessionDeps): 
     const merchant = session ? await deps.merchantById(session.merchantId) : undefined;
     if (!session || !merchant) throw errors.invalid([token ? errors.field('token', INVALID_SDK_SESSION_TOKEN) : errors.field('session', UNKNOWN_SDK_SESSION)]);
 
-    let brands: Wallet[] = [];
-    if (session.status === 'open' && !isExpired(session, deps.now().toISOString())) {
-      const payable = new Map<Wallet, boolean>();
-      for (const wallet of ['applepay', 'googlepay'] as const) payable.set(wallet, await deps.payable(merchant, wallet));
-      brands = availableWalletBrands({ merchant, sessionMethods: session.methods, payable: (w) => payable.get(w) === true });
-    }
-    ctx.body = { brands, simulated: deps.environment === 'sandbox' };
+    ctx.body = { brands: await deps.walletBrands(session), simulated: deps.environment === 'sandbox' };
   });
 }

@@ -7,7 +7,8 @@
 import { merchantConnectors } from '../../domain/merchant/connectors';
 import { WALLET_METHODS, isWalletMethod, methodEnabled } from '../../domain/merchant/methods';
 import { WalletNotConfigured, WalletTokenMalformed, WalletTokenRefused } from '../../domain/wallets/refusals';
-import { isWallet, type Wallet } from '../../domain/wallets/token-shape';
+import { WALLETS, isWallet, type Wallet } from '../../domain/wallets/token-shape';
+import { availableWalletBrands } from '../../domain/wallets/available-brands';
 import { CARD_METHOD, type AvailableMethod } from '../../domain/checkout/session-methods';
 import { fieldsToCollect, methodParameterIssues, type MethodDescription, type MethodField } from '../../domain/payment/method-fields';
 import { payerTimeoutReason } from '../../domain/payment/payer-timeout';
@@ -328,7 +329,7 @@ export class CheckoutService {
     const merchant = await this.merchant(session.merchantId);
     const latest = await this.expireDueStep(await this.latestPayment(session));
     const now = this.deps.clock.now().toISOString();
-    const methods = this.pageMethods(session, merchant);
+    const methods = this.pageMethods(session, merchant, await this.payableWallets(session, merchant));
     const stored = session.cardToken ? await this.deps.vault.retrieve(session.cardToken, session.merchantId) : null;
     const base = {
       merchantName: merchant.name,
@@ -501,14 +502,40 @@ export class CheckoutService {
     return this.deps.payments.current(latest.paymentId);
   }
 
-  /** The session's methods the page can offer: each with its name and what the payer is asked for it. */
-  private pageMethods(session: ExistingSession, merchant: MerchantAccount): PageMethod[] {
+  /**
+   * The wallets of the session the merchant takes and some flow can pay now (its keys, its
+   * connectors), in the session's order: the page's wallet buttons and the SDK's brands, alike.
+   */
+  private async payableWallets(session: ExistingSession, merchant: MerchantAccount): Promise<Wallet[]> {
+    const payable = new Set<Wallet>();
+    for (const wallet of WALLETS) {
+      if (offeredMethods(session).includes(wallet) && (await this.deps.payments.walletPayable(merchant.merchantId, merchantConnectors(merchant), wallet))) payable.add(wallet);
+    }
+    return availableWalletBrands({ merchant, sessionMethods: offeredMethods(session), payable: (w) => payable.has(w) });
+  }
+
+  /**
+   * What the Checkout SDK's `getAvailableBrands()` starts from (docs/wallets.md#the-checkout-sdk): the wallets the
+   * session's page offers now, none once the session can no longer be paid (paid, in progress,
+   * cancelled, expired, out of attempts), as its page then shows no form.
+   */
+  async walletBrands(session: ExistingSession): Promise<Wallet[]> {
+    if (paymentRefusal(session, (await this.latestPayment(session))?.phase ?? null, this.now())) return [];
+    return this.payableWallets(session, await this.merchant(session.merchantId));
+  }
+
+  /**
+   * The session's methods the page can offer: each with its name and what the payer is asked for
+   * it. A wallet only where `wallets` (the payable ones) has it; absent, where only the steps of
+   * alternative methods are asked for, the wallets the merchant takes.
+   */
+  private pageMethods(session: ExistingSession, merchant: MerchantAccount, wallets?: readonly Wallet[]): PageMethod[] {
     const connectors = merchantConnectors(merchant);
     const phone = session.billingAddress.phone;
     const country = session.billingAddress.country;
     return offeredMethods(session).flatMap((method): PageMethod[] => {
       if (method === CARD_METHOD) return [{ method, label: 'Card', collect: [] }];
-      if (isWallet(method)) return methodEnabled(merchant, method) ? [{ method, label: WALLET_LABELS[method], collect: [] }] : [];
+      if (isWallet(method)) return methodEnabled(merchant, method) && (wallets?.includes(method) ?? true) ? [{ method, label: WALLET_LABELS[method], collect: [] }] : [];
       const description = this.deps.payments.describeMethod(connectors, method);
       if (!description) return [];
       return [{ method, label: description.kind, collect: fieldsToCollect(description, this.methodParametersOf(session, method), { phone, country }) }];

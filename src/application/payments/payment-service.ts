@@ -14,12 +14,13 @@ import { completePayerAction, expirePayerAction, type RawPayerReturn } from './p
 import { connectorsOffering, describeMethod, offeredMethods } from './methods';
 import { acceptNotification, type NotificationResult, type RawNotification } from './notification/handler';
 import type { MethodDescription } from '../../domain/payment/method-fields';
+import type { Wallet } from '../../domain/wallets/token-shape';
 import { paymentStream } from './payment-stream';
 import { reconcile } from './reconcile/handler';
 import { recurringChain, recurringPayment, startScheduledPayment } from './recurring/handler';
 import { sale } from './sale/handler';
 import { startPayment, type Claim } from './start-payment/handler';
-import { walletInstrument, walletSale, type WalletInstrument, type WalletPaymentRequest, type WalletSaleRequest } from './wallet/handler';
+import { walletInstrument, walletPayable, walletSale, type WalletInstrument, type WalletPaymentRequest, type WalletSaleRequest } from './wallet/handler';
 import type { InternalSale, RecurringChain, RecurringRequest, SaleRequest, SaleResult, ScheduledPaymentRequest } from './types';
 
 type Money = { minor: number; text: string };
@@ -52,6 +53,11 @@ export class PaymentService {
    */
   walletInstrument(request: WalletPaymentRequest): Promise<WalletInstrument> {
     return walletInstrument(this.deps, request);
+  }
+
+  /** Whether either wallet flow could pay `wallet` for this merchant (its route `connectors`). */
+  walletPayable(merchantId: string, connectors: readonly string[], wallet: Wallet): Promise<boolean> {
+    return walletPayable(this.deps, merchantId, connectors, wallet);
   }
 
   /** Every alternative method identifier the deployment's connectors offer. */

@@ -57,6 +57,26 @@ export type WalletInstrument =
 
 const NO_CAPABLE_CONNECTOR = 'no_capable_connector';
 
+/** The connectors among `candidates` that take cards the gateway decrypted from a wallet token (the card flow). */
+function decryptingConnectors(deps: PaymentDeps, candidates: readonly string[]): string[] {
+  return candidates.filter((name) => {
+    const capabilities = deps.connectors.get(name)?.capabilities;
+    return capabilities !== undefined && capabilities.walletDecryption && capabilities.methods.includes('card');
+  });
+}
+
+/**
+ * Whether some flow could pay `wallet` for this merchant at all: a connector of its route offering
+ * the wallet (virtual flow), or the wallet's keys and a connector taking decrypted cards (card
+ * flow). What the Checkout page offers and the SDK's brands both ask this, so they agree.
+ */
+export async function walletPayable(deps: PaymentDeps, merchantId: string, connectors: readonly string[] | undefined, wallet: Wallet): Promise<boolean> {
+  const candidates = candidatesOf(deps.connectors, { connectors });
+  if (connectorsOffering(deps.connectors, candidates, wallet).length > 0) return true;
+  if (!deps.wallets || decryptingConnectors(deps, candidates).length === 0) return false;
+  return deps.wallets.cardFlowAvailable(merchantId, wallet);
+}
+
 /**
  * The flow that pays `request.token`, with the card opened (card flow) or the token shape-checked
  * (virtual flow). Refusals: WalletNotConfigured (204018), WalletTokenRefused (250003),
@@ -71,10 +91,7 @@ export async function walletInstrument(deps: PaymentDeps, request: WalletPayment
   const requirements = { currency: request.currency, kind: request.kind, amount: request.amount, recurring: request.recurringInit };
   const method = request.method ? { method: { brand: wallet, parameters: {}, ...request.method } } : {};
 
-  const decrypting = candidates.filter((name) => {
-    const capabilities = deps.connectors.get(name)?.capabilities;
-    return capabilities !== undefined && capabilities.walletDecryption && capabilities.methods.includes('card');
-  });
+  const decrypting = decryptingConnectors(deps, candidates);
   const keys = await wallets.cardFlowAvailable(merchantId, wallet);
   let cardFlowRefusal: DomainError | null = null;
   if (keys && decrypting.length > 0) {
