@@ -176,6 +176,31 @@ forEachStore(
         expect(status.body).to.include({ action: 'GET_TRANS_STATUS', status: 'SETTLED', recurring_first_trans_id: chain.transId });
       });
 
+      it('with a notification_url of its own, calls back there rather than the chain\'s; without one, the chain\'s', async () => {
+        const chainTarget = await new CallbackReceiver().start();
+        const ownTarget = await new CallbackReceiver().start();
+        try {
+          const chain = await startChain(merchant, { notification_url: chainTarget.url });
+          const own = await recurring(merchant, chain, { notification_url: ownTarget.url });
+          expect(own.status, own.text).to.equal(200);
+          const inherited = await recurring(merchant, chain);
+          await h().gateway.notifier.catchUp();
+          expect(ownTarget.ofTransaction(own.body.trans_id)).to.have.length(1);
+          expect(chainTarget.ofTransaction(own.body.trans_id)).to.deep.equal([]);
+          expect(chainTarget.ofTransaction(inherited.body.trans_id)).to.have.length(1);
+          expect(ownTarget.ofTransaction(inherited.body.trans_id)).to.deep.equal([]);
+          expect(receiver.ofTransaction(own.body.trans_id)).to.deep.equal([]);
+        } finally {
+          await chainTarget.stop();
+          await ownTarget.stop();
+        }
+      });
+
+      it('with a notification_url that is no URL, is a field error and charges nothing', async () => {
+        const chain = await startChain();
+        expectFieldError(await recurring(merchant, chain, { notification_url: 'not a url' }), 'notification_url: This value is not a valid URL.');
+      });
+
       it('accepts order_currency when it is the chain currency, and refuses another one as a field error', async () => {
         const chain = await startChain();
         expect((await recurring(merchant, chain, { order_currency: 'USD' })).body).to.include({ result: 'SUCCESS', currency: 'USD' });

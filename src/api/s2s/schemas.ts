@@ -105,6 +105,7 @@ export const recurringSchema = {
     recurring_first_trans_id: uuid,
     recurring_token: text(255),
     custom_data: flatObject,
+    notification_url: url,
   },
 };
 

@@ -63,6 +63,8 @@ export interface RecurringRequest {
   amount: number;
   amountText: string;
   customData: Record<string, unknown> | null;
+  /** The request's own callback target; absent: the chain's (its first payment's), else the merchant's. */
+  notificationUrl?: string;
   correlationId: string;
   /** Checkout recurring with `schedule_id`: the schedule starts from this payment. */
   schedule?: ScheduleRequest;

@@ -49,6 +49,12 @@ async function recurringCharge(deps: S2sDeps, { form, merchant, requestId }: Act
   const amount = parseAmount(amountText, chain.currency);
   if (!amount.ok) fieldErrors.push(errors.field('order_amount', amount.reason));
   if (fieldErrors.length || !amount.ok) throw errors.invalid(fieldErrors);
+  // The request's own notification_url takes priority over the chain's, as for every request (spec Events 1).
+  const notificationUrl = typeof form.notification_url === 'string' ? form.notification_url : undefined;
+  if (notificationUrl !== undefined) {
+    const problem = await deps.notificationUrls.problem(notificationUrl);
+    if (problem) throw errors.invalid([errors.field('notification_url', problem)]);
+  }
 
   try {
     const { payment } = await deps.payments.recurringPayment(chain, {
@@ -61,6 +67,7 @@ async function recurringCharge(deps: S2sDeps, { form, merchant, requestId }: Act
       amountText,
       // The callback reports the custom_data of this request, not the chain's first payment's.
       customData: (form.custom_data as Record<string, unknown>) ?? null,
+      ...(notificationUrl !== undefined ? { notificationUrl } : {}),
       correlationId: requestId,
     });
     return saleResponse(viewOf(payment), action);

@@ -41,7 +41,7 @@ export function recurringPayment(deps: PaymentDeps, chain: RecurringChain, reque
   return sale(deps, {
     ...chainCharge(chain, request),
     channel: request.channel,
-    notificationUrl: chain.notificationUrl,
+    notificationUrl: request.notificationUrl ?? chain.notificationUrl,
     customData: request.customData,
     link: { role: 'recurring', initPaymentId: chain.paymentId },
     ...(request.schedule ? { schedule: request.schedule } : {}),
