@@ -69,7 +69,7 @@ export async function simulate(options: SimulateOptions, print: (line: string) =
     const result = await runWorkload(steps, { seed, store: options.store });
     if (result.ok) {
       passed++;
-      print(`seed ${seed}: ok (${result.stats.payments} payments, ${result.stats.events} events, ${result.stats.callbacks} callbacks, ${result.stats.faults} faults, ${Date.now() - started} ms)`);
+      print(`seed ${seed}: ok (${result.stats.payments} payments asked for, ${result.stats.checkout} of them on Checkout, ${result.stats.scheduled} scheduled, ${result.stats.events} events, ${result.stats.callbacks} callbacks, ${result.stats.faults} faults, ${Date.now() - started} ms)`);
       continue;
     }
     const f = result.failure!;

@@ -40,6 +40,8 @@ export interface ProviderTransaction {
   pending: boolean;
   /** When the provider gives up on a pending transaction (epoch ms): it is declined then, never decided after. */
   expiresAt: number | null;
+  /** Where the payer comes back to the gateway from the provider's page (with the provider's reference). */
+  payerUrl: string | null;
 }
 
 export interface FollowUpRecord {
@@ -219,6 +221,7 @@ export class SimulatedConnector implements Connector {
       awaitingPayer: null,
       pending: false,
       expiresAt: null,
+      payerUrl: null,
     };
     this.provider.transactions.set(tx.reference, tx);
     return tx;
@@ -243,6 +246,7 @@ export class SimulatedConnector implements Connector {
   private awaitPayer(tx: ProviderTransaction, kind: '3ds' | 'redirect', returnUrl: string): ConnectorOutcome {
     tx.awaitingPayer = kind;
     const url = `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}ref=${encodeURIComponent(tx.reference)}`;
+    tx.payerUrl = url;
     return { outcome: 'redirect', reference: tx.reference, redirect: { kind, url, method: 'GET', params: {} } };
   }
 

@@ -37,6 +37,17 @@ export const INVARIANTS = {
   readModels: 'every read model equals a fresh rebuild from the events',
 } as const;
 
+const CHECKOUT_ORDER_STATUS: Record<string, string> = {
+  prepare: 'PREPARE',
+  settled: 'SETTLED',
+  pending: 'PENDING',
+  '3ds': '3DS',
+  redirect: 'REDIRECT',
+  decline: 'DECLINED',
+  refund: 'REFUND',
+  reversal: 'REVERSAL',
+  void: 'VOID',
+};
 const UNFINISHED = new Set(['initiated', 'outcome_unknown', 'awaiting_3ds', 'awaiting_redirect', 'awaiting_provider']);
 const CARD_OUTCOMES = new Set(['SETTLED', 'DECLINED', '3DS', 'REDIRECT', 'PENDING', 'REFUND', 'REVERSAL', 'VOID', 'PREPARE']);
 
@@ -257,7 +268,10 @@ async function checkCallbacks(world: World, model: Model, folded: Folded[]): Pro
       const [a, b] = [received[firstArrival[i - 1]!], received[firstArrival[i]!]];
       if (a && b && a.generation === b.generation && firstArrival[i]! < firstArrival[i - 1]!) fail('callbacks', `${mine[i]!.sourceEventType} reached the merchant before ${mine[i - 1]!.sourceEventType}`, f.paymentId);
     }
-    const last = new URLSearchParams(mine[mine.length - 1]!.body).get('status');
+    const lastFields = new URLSearchParams(mine[mine.length - 1]!.body);
+    // Checkout callbacks name the payment's status in `order_status`, in their own words.
+    const orderStatus = lastFields.get('order_status');
+    const last = orderStatus !== null ? (CHECKOUT_ORDER_STATUS[orderStatus] ?? orderStatus) : lastFields.get('status');
     if (last !== null && last !== f.state.status) fail('callbacks', `the last callback says ${last}, the payment is ${f.state.status}`, f.paymentId);
   }
 }

@@ -7,7 +7,9 @@ import type { MerchantCredentials } from '../../src/application/merchant-service
 import { paymentDecider } from '../../src/domain/payment/decider';
 import { paymentStreamId } from '../../src/domain/payment/events';
 import type { ExistingPayment, PaymentState } from '../../src/domain/payment/state';
-import { apmCreditvoidHash, apmSaleHash, credit2VirtualHash, orderIdHash, saleCardHash, transIdHash } from '../../src/domain/signatures';
+import { DomainError } from '../../src/domain/errors';
+import { apmCreditvoidHash, apmSaleHash, checkoutHash, createScheduleHash, credit2VirtualHash, orderIdHash, saleCardHash, transIdHash } from '../../src/domain/signatures';
+import { InjectedFault } from '../support/flaky-store';
 import { checkAtEnd, checkAfterStep, InvariantBroken } from './invariants';
 import { World, type WorldOptions } from './world';
 import type { Step } from './workload';
@@ -21,7 +23,7 @@ export interface Told {
 
 export interface SimPayment {
   transId: string;
-  channel: 'card' | 'apm' | 'payout';
+  channel: 'card' | 'apm' | 'payout' | 'checkout';
   currency: string;
   told: Told[];
   recurringToken?: string;
@@ -36,6 +38,10 @@ export interface Model {
   notifications: { connector: string; reference: string }[];
   /** Every answer the gateway gave, for the record of a failure. */
   answers: Told[];
+  /** Checkout sessions made, in order. */
+  sessions: string[];
+  /** The schedule chains started by scheduled SALEs follow (daily, three automatic payments). */
+  scheduleId: string | null;
   step: number;
 }
 
@@ -44,7 +50,7 @@ export interface RunResult {
   steps: number;
   ok: boolean;
   failure?: { step: number; invariant: string; detail: string; paymentId?: string; history?: string };
-  stats: { payments: number; events: number; callbacks: number; faults: number };
+  stats: { payments: number; scheduled: number; checkout: number; events: number; callbacks: number; faults: number };
 }
 
 const PAYOUT_CURRENCY = 'USD';
@@ -62,7 +68,18 @@ export async function runWorkload(steps: Step[], options: WorldOptions): Promise
       notificationUrl: 'http://127.0.0.1:9/callbacks',
       connectors: ['sim-a', 'sim-b'],
     });
-    const model: Model = { merchant, payments: new Map(), toppedUp: new Map(), notifications: [], answers: [], step: 0 };
+    const model: Model = { merchant, payments: new Map(), toppedUp: new Map(), notifications: [], answers: [], sessions: [], scheduleId: null, step: 0 };
+    const schedule = await post(world, model, {
+      action: 'CREATE_SCHEDULE',
+      client_key: merchant.client_key,
+      name: 'Daily',
+      interval_length: '1',
+      interval_unit: 'day',
+      payments_count: '3',
+      hash: createScheduleHash(merchant.password),
+    });
+    model.scheduleId = typeof schedule.body.schedule_id === 'string' ? schedule.body.schedule_id : null;
+    if (!model.scheduleId) throw new Error(`the schedule was not made: ${JSON.stringify(schedule.body)}`);
     for (stepNo = 0; stepNo < steps.length; stepNo++) {
       model.step = stepNo;
       await perform(world, model, steps[stepNo]!);
@@ -72,12 +89,16 @@ export async function runWorkload(steps: Step[], options: WorldOptions): Promise
     stepNo = steps.length;
     await settleEverything(world, model);
     await checkAtEnd(world, model);
-    const events = (await world.api.store.readAll()).length;
+    const all = await world.api.store.readAll();
+    const events = all.length;
+    // Payments the merchant did not ask for there and then: the scheduler's.
+    const scheduled = all.filter((e) => e.type === 'PaymentInitiated' && !model.payments.has((e.data as { paymentId: string }).paymentId)).length;
+    const checkout = [...model.payments.values()].filter((p) => p.channel === 'checkout').length;
     return {
       seed: options.seed,
       steps: steps.length,
       ok: true,
-      stats: { payments: model.payments.size, events, callbacks: world.endpoint.received.length, faults: Object.values(world.faults.injected).reduce((a, b) => a + b, 0) },
+      stats: { payments: model.payments.size, scheduled, checkout, events, callbacks: world.endpoint.received.length, faults: Object.values(world.faults.injected).reduce((a, b) => a + b, 0) },
     };
   } catch (error) {
     world.faults.failing = false;
@@ -88,7 +109,7 @@ export async function runWorkload(steps: Step[], options: WorldOptions): Promise
       steps: steps.length,
       ok: false,
       failure: { step: stepNo, invariant: error.invariant, detail: error.message, ...(error.paymentId ? { paymentId: error.paymentId } : {}), ...(history ? { history } : {}) },
-      stats: { payments: 0, events: 0, callbacks: world.endpoint.received.length, faults: 0 },
+      stats: { payments: 0, scheduled: 0, checkout: 0, events: 0, callbacks: world.endpoint.received.length, faults: 0 },
     };
   } finally {
     world.faults.failing = false;
@@ -185,6 +206,7 @@ async function perform(world: World, model: Model, step: Step): Promise<void> {
         payer_ip: '198.51.100.7',
         term_url_3ds: 'https://merchant.example/3ds-return',
         ...(step.auth ? { auth: 'Y' } : { recurring_init: 'Y' }),
+        ...(step.scheduled && model.scheduleId ? { schedule_id: model.scheduleId } : {}),
       };
       fields.hash = saleCardHash({ payerEmail: fields.payer_email, password: m.password, cardNumber: CARD });
       const sends = step.repeat === 'at-once' ? [post(world, model, fields), post(world, model, fields)] : [post(world, model, fields)];
@@ -230,12 +252,52 @@ async function perform(world: World, model: Model, step: Step): Promise<void> {
       remember(model, told, 'card', chain.currency);
       return;
     }
+    case 'checkout-session': {
+      const order = { number: `co-${model.step}`, amount: text(step.amount), currency: 'USD', description: 'Simulated Checkout order' };
+      const body = {
+        merchant_key: m.merchant_key,
+        operation: 'purchase',
+        methods: ['card'],
+        success_url: 'https://merchant.example/success',
+        cancel_url: 'https://merchant.example/cancel',
+        customer: { name: 'Sim Payer', email: 'payer@example.com' },
+        billing_address: { country: 'GB', city: 'London', address: '1 High St', zip: 'N1 1AA' },
+        order,
+        hash: checkoutHash([order.number, order.amount, order.currency, order.description], m.password),
+      };
+      const response = await fetch(`${world.baseUrl}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answer = (await response.json().catch(() => ({}))) as { redirect_url?: string };
+      model.answers.push({ step: model.step, action: 'checkout session', status: response.status, body: answer });
+      if (typeof answer.redirect_url === 'string') model.sessions.push(answer.redirect_url.split('/').pop()!);
+      return;
+    }
+    case 'checkout-pay': {
+      // The payer submits the hosted page's card form (again, after a decline: a retry).
+      const sessionId = choose(model.sessions, step.pick);
+      if (!sessionId) return;
+      try {
+        const outcome = await world.api.checkout.pay(
+          sessionId,
+          { card: { number: CARD, expMonth: '01', expYear: '2038', cvv: '123', holder: 'Sim Payer' }, payerIp: '203.0.113.7' },
+          `checkout-${model.step}`,
+        );
+        if (outcome?.kind === 'done' && outcome.payment && !model.payments.has(outcome.payment.paymentId)) {
+          const told: Told = { step: model.step, action: 'checkout pay', status: 200, body: { trans_id: outcome.payment.paymentId, status: outcome.payment.status } };
+          model.answers.push(told);
+          model.payments.set(outcome.payment.paymentId, { transId: outcome.payment.paymentId, channel: 'checkout', currency: 'USD', told: [told] });
+        }
+      } catch (error) {
+        // A session paid, expired or busy refuses; a fault is the page's 500.
+        if (!(error instanceof DomainError) && !(error instanceof InjectedFault && world.faults.failing)) throw error;
+      }
+      return;
+    }
     case 'payer': {
       const waiting = [...world.provider.transactions.values()].filter((t) => t.awaitingPayer !== null || (t.truth !== null && t.kind === 'authorize'));
       const tx = choose(waiting.filter((t) => t.awaitingPayer !== null).length > 0 && step.pick < 0.8 ? waiting.filter((t) => t.awaitingPayer !== null) : waiting, step.pick);
       if (!tx) return;
       for (let i = 0; i < step.times; i++) {
-        await fetch(`${world.baseUrl}/payments/${tx.paymentId}/3ds-return?ref=${encodeURIComponent(tx.reference)}&result=${step.result}`, { redirect: 'manual' }).then((r) => r.arrayBuffer());
+        await fetch(`${tx.payerUrl ?? `${world.baseUrl}/payments/${tx.paymentId}/3ds-return?ref=${encodeURIComponent(tx.reference)}`}&result=${step.result}`, { redirect: 'manual' }).then((r) => r.arrayBuffer());
       }
       return;
     }
@@ -376,4 +438,26 @@ async function settleEverything(world: World, model: Model): Promise<void> {
     await world.runWorkers();
     await world.runWorkers();
   }
+  // What the last stop started (a scheduled payment whose answer was lost, a callback to retry) gets
+  // its own deadlines too.
+  for (let round = 0; round < 8 && (await anythingOpen(world, model)); round++) {
+    for (const tx of world.provider.undecidedPending(world.clock.now().getTime())) {
+      tx.truth = world.random.chance(0.7) ? 'success' : 'declined';
+      await deliverNotification(world, { connector: tx.connector, reference: tx.reference });
+    }
+    world.clock.advance(20 * 60_000);
+    await world.runWorkers();
+  }
+  world.clock.advance(13 * 3600_000);
+  await world.runWorkers();
+}
+
+async function anythingOpen(world: World, model: Model): Promise<boolean> {
+  const all = await world.api.store.readAll();
+  for (const e of all) {
+    if (e.type !== 'PaymentInitiated' || (e.data as { merchantId: string }).merchantId !== model.merchant.merchant_id) continue;
+    const { state } = await foldPayment(world, (e.data as { paymentId: string }).paymentId);
+    if (state.exists && (['initiated', 'outcome_unknown', 'awaiting_3ds', 'awaiting_redirect', 'awaiting_provider'].includes(state.phase) || state.pendingOperation)) return true;
+  }
+  return false;
 }

@@ -6,7 +6,9 @@
 import { Random } from './random';
 
 export type Step =
-  | { op: 'sale'; amount: number; currency: string; auth: boolean; repeat: 'none' | 'at-once' | 'later' }
+  | { op: 'sale'; amount: number; currency: string; auth: boolean; repeat: 'none' | 'at-once' | 'later'; scheduled?: boolean }
+  | { op: 'checkout-session'; amount: number }
+  | { op: 'checkout-pay'; pick: number }
   | { op: 'apm'; amount: number; method: 'sim-redirect' | 'sim-pending' }
   | { op: 'recurring'; pick: number; amount: number }
   | { op: 'payer'; pick: number; result: 'ok' | 'fail'; times: 1 | 2 }
@@ -30,24 +32,35 @@ export function generateWorkload(seed: number, steps: number): Step[] {
   const out: Step[] = [{ op: 'top-up', amount: r.int(5, 40) * 1000 }];
   let faults = false;
   let down = false;
+  // Each kind of step with its weight: how often it comes, out of the total.
+  const kinds: [number, () => Step][] = [
+    [20, () => {
+      const auth = r.chance(0.3);
+      return { op: 'sale', amount: r.int(1, 500) * 100 + r.int(0, 99), currency: r.pick(['USD', 'EUR']), auth, repeat: r.pick(['none', 'none', 'none', 'at-once', 'later'] as const), ...(!auth && r.chance(0.3) ? { scheduled: true } : {}) };
+    }],
+    [8, () => ({ op: 'apm', amount: r.int(1, 300) * 100, method: r.pick(['sim-redirect', 'sim-pending'] as const) })],
+    [3, () => ({ op: 'recurring', pick: r.next(), amount: r.int(1, 100) * 100 })],
+    [4, () => ({ op: 'checkout-session', amount: r.int(1, 200) * 100 })],
+    [6, () => ({ op: 'checkout-pay', pick: r.next() })],
+    [7, () => ({ op: 'payer', pick: r.next(), result: r.chance(0.7) ? 'ok' : 'fail', times: r.chance(0.2) ? 2 : 1 })],
+    [5, () => ({ op: 'capture', pick: r.next(), share: r.pick([1, 1, 0.5, 0.25]) })],
+    [3, () => ({ op: 'void', pick: r.next() })],
+    [10, () => ({ op: 'refunds', pick: r.next(), shares: Array.from({ length: r.int(1, 3) }, () => r.pick([1, 0.5, 0.3, 0.1])) })],
+    [9, () => ({ op: 'payouts', amounts: Array.from({ length: r.int(1, 3) }, () => r.int(1, 80) * 100) })],
+    [3, () => ({ op: 'top-up', amount: r.int(1, 20) * 1000 })],
+    [6, () => ({ op: 'provider-decides', pick: r.next(), copies: r.int(1, 3) })],
+    [5, () => ({ op: 'notifications', order: Array.from({ length: 4 }, () => r.next()) })],
+    [3, () => ({ op: 'status', pick: r.next() })],
+    [8, () => ({ op: 'advance', ms: r.pick([1, 3, 10, 20, 90, 60 * 30]) * MINUTE })],
+    [3, () => ({ op: 'restart-workers' })],
+    [4, () => ({ op: 'store-faults', on: (faults = !faults) })],
+    [3, () => ({ op: 'endpoint', down: (down = !down) })],
+  ];
+  const total = kinds.reduce((n, [weight]) => n + weight, 0);
   while (out.length < steps) {
-    const draw = r.next();
-    if (draw < 0.2) out.push({ op: 'sale', amount: r.int(1, 500) * 100 + r.int(0, 99), currency: r.pick(['USD', 'EUR']), auth: r.chance(0.3), repeat: r.pick(['none', 'none', 'none', 'at-once', 'later'] as const) });
-    else if (draw < 0.28) out.push({ op: 'apm', amount: r.int(1, 300) * 100, method: r.pick(['sim-redirect', 'sim-pending'] as const) });
-    else if (draw < 0.31) out.push({ op: 'recurring', pick: r.next(), amount: r.int(1, 100) * 100 });
-    else if (draw < 0.38) out.push({ op: 'payer', pick: r.next(), result: r.chance(0.7) ? 'ok' : 'fail', times: r.chance(0.2) ? 2 : 1 });
-    else if (draw < 0.43) out.push({ op: 'capture', pick: r.next(), share: r.pick([1, 1, 0.5, 0.25]) });
-    else if (draw < 0.46) out.push({ op: 'void', pick: r.next() });
-    else if (draw < 0.56) out.push({ op: 'refunds', pick: r.next(), shares: Array.from({ length: r.int(1, 3) }, () => r.pick([1, 0.5, 0.3, 0.1])) });
-    else if (draw < 0.65) out.push({ op: 'payouts', amounts: Array.from({ length: r.int(1, 3) }, () => r.int(1, 80) * 100) });
-    else if (draw < 0.68) out.push({ op: 'top-up', amount: r.int(1, 20) * 1000 });
-    else if (draw < 0.74) out.push({ op: 'provider-decides', pick: r.next(), copies: r.int(1, 3) });
-    else if (draw < 0.79) out.push({ op: 'notifications', order: Array.from({ length: 4 }, () => r.next()) });
-    else if (draw < 0.82) out.push({ op: 'status', pick: r.next() });
-    else if (draw < 0.9) out.push({ op: 'advance', ms: r.pick([1, 3, 10, 20, 90, 60 * 30]) * MINUTE });
-    else if (draw < 0.93) out.push({ op: 'restart-workers' });
-    else if (draw < 0.97) out.push({ op: 'store-faults', on: (faults = !faults) });
-    else out.push({ op: 'endpoint', down: (down = !down) });
+    let draw = r.next() * total;
+    const kind = kinds.find(([weight]) => (draw -= weight) < 0) ?? kinds[kinds.length - 1]!;
+    out.push(kind[1]());
   }
   return out;
 }
