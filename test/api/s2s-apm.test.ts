@@ -212,6 +212,14 @@ forEachStore('S2S APM', (h) => {
       }
     });
 
+    it('Given a zero amount, Then 100000 amount: This value should be greater than 0., as a card or Checkout sale answers, and nothing is charged', async () => {
+      for (const order_amount of ['0', '0.00']) {
+        const res = await apmSale(h(), merchant, { order_amount });
+        expect(res.status, order_amount).to.equal(400);
+        expect(res.body, order_amount).to.deep.equal({ result: 'ERROR', error_code: 100000, error_message: 'amount: This value should be greater than 0.' });
+      }
+    });
+
     it('Given auth=Y on a brand that is not a wallet, Then 204005 Payment action not supported', async () => {
       const res = await apmSale(h(), merchant, { auth: 'Y' });
       expect(res.body).to.deep.equal({ result: 'ERROR', error_code: 204005, error_message: 'Payment action not supported' });

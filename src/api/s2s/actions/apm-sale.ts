@@ -72,6 +72,9 @@ export async function apmSale(deps: S2sDeps, { form, merchant, requestId }: Acti
   // Holds are taken by wallet tokens only (docs/apm.md#after-the-sale); whether the connector can hold is routing's to say.
   const kind = form.auth === 'Y' ? 'authorization' : 'sale';
   if (kind === 'authorization' && !isWalletMethod(brand)) throw errors.actionNotSupported();
+  // Zero is for an authorization-only request (spec Errors rule 5): a plain sale answers as a card or
+  // Checkout sale does, before any connector is asked (none of which would take it: 204005).
+  if (amount.minor === 0 && kind === 'sale') throw errors.zeroAmount();
 
   const notificationUrl = str(form, 'notification_url');
   if (notificationUrl !== undefined) {
