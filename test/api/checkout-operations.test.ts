@@ -245,15 +245,18 @@ forEachStore('Checkout API: payment operations', (h) => {
       expect((await refund(h(), merchant, part.payment.paymentId, '7.50')).body).to.include({ status: 'refund' });
     });
 
-    it('refuses with Refund is not allowed where refunds are off, and with 208005 a payment that is not settled', async () => {
+    it('refuses with Refund is not allowed where refunds are off, and a payment that is not settled, as S2S CREDITVOID does', async () => {
       const off = await h().createMerchant({ refundsEnabled: false });
       const sale = await checkoutPayment(h(), off);
       expectError(await refund(h(), off, sale.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
 
       const auth = await checkoutPayment(h(), merchant, { auth: true });
-      expectError(await refund(h(), merchant, auth.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+      expectError(await refund(h(), merchant, auth.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
       const declined = await checkoutPayment(h(), merchant, {}, '02');
-      expectError(await refund(h(), merchant, declined.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+      expectError(await refund(h(), merchant, declined.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
+      // The same refusal, the same code, whichever API asks.
+      const s2s = await h().creditVoid(merchant, declined.payment.paymentId, '1.00');
+      expect(s2s.body).to.deep.equal({ result: 'ERROR', error_code: 100000, error_message: 'Refund is not allowed' });
     });
 
     it('refuses a zero amount, an unknown payment and a hash without the amount', async () => {

@@ -241,12 +241,12 @@ forEachStore('Merchant clients of the protocol family', (h) => {
     const refund = (m: TestMerchant, paymentId: string, amount: string) =>
       operation(h(), m, 'refund', { payment_id: paymentId, amount }, ['payment_id', 'amount']);
 
-    it('a payment that is not settled: 208005 referenced with the settled requirement', async () => {
+    it('a payment that is not settled: 100000 Refund is not allowed, as S2S CREDITVOID answers it', async () => {
       const auth = await checkoutPayment(h(), merchant, { auth: true });
-      expectError(await refund(merchant, auth.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+      expectError(await refund(merchant, auth.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
       const whole = await checkoutPayment(h(), merchant);
       expect((await refund(merchant, whole.payment.paymentId, '10.50')).body).to.include({ status: 'refund' });
-      expectError(await refund(merchant, whole.payment.paymentId, '1.00'), 208005, 'referenced with the settled requirement');
+      expectError(await refund(merchant, whole.payment.paymentId, '1.00'), 100000, 'Refund is not allowed');
     });
 
     it('a payout, which nothing can refund: 204005 Payment action not supported', async () => {

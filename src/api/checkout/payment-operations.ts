@@ -146,14 +146,12 @@ export async function voidPayment(deps: OperationDeps, request: CheckoutRequest)
   }
 }
 
-const settledRequirement = () => new ApiError(400, 208005, 'referenced with the settled requirement');
-
 /**
  * Settled money only, full or partial, where the merchant has refunds enabled. Each refusal has the
- * spec's own code (docs/api-notes.md): refunds switched off for the MID `100000 Refund is not
- * allowed`; a payout, which has nothing to refund, `204005 Payment action not supported`; a payment
- * that is not settled (a hold, a decline, one voided or refunded in full) `208005 referenced with the
- * settled requirement`; an acquirer that takes refunds in its portal only `210002`.
+ * spec's own code (docs/api-notes.md), the same as S2S CREDITVOID's: refunds switched off for the
+ * MID, or a payment that is not settled (a hold, a decline, one voided or refunded in full),
+ * `100000 Refund is not allowed`; a payout, which has nothing to refund, `204005 Payment action not
+ * supported`; an acquirer that takes refunds in its portal only `210002`.
  */
 export async function refundPayment(deps: OperationDeps, request: CheckoutRequest) {
   const { body, merchant, requestId } = request;
@@ -162,12 +160,11 @@ export async function refundPayment(deps: OperationDeps, request: CheckoutReques
   const amount = amountOf(body, payment);
   if (!merchant.refundsEnabled) throw errors.refundNotAllowed();
   if (payment.kind === 'credit') throw errors.actionNotSupported();
-  if (payment.phase !== 'settled') throw settledRequirement();
+  if (payment.phase !== 'settled') throw errors.refundNotAllowed();
   try {
     const { payment: after, outcome } = await deps.payments.refund(merchant.merchantId, payment.paymentId, amount, merchant.refundsEnabled, requestId);
     return operationResponse(after, outcome, amount.text);
   } catch (error) {
-    // Refunds on and not a payout were checked above: a refusal now means it is no longer settled.
-    throwApiError(error, { refund_not_allowed: settledRequirement });
+    throwApiError(error);
   }
 }
