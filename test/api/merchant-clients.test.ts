@@ -50,14 +50,15 @@ forEachStore('Merchant clients of the protocol family', (h) => {
   });
 
   describe('a cancel before any attempt', () => {
-    it('appends what exists: order_id, and the hash with the absent payment id left out of its input', async () => {
+    it('appends all four the spec always appends: payment_id and trans_id empty (no payment exists), order_id, and the hash of those very values', async () => {
       const { sessionId, body } = await createSession(h(), merchant, { cancel_url: 'https://shop.example/index.php?route=checkout/cart' });
 
       const next = await h().gateway.checkout.cancel(sessionId, 'test');
 
       const o = body.order;
-      const hash = checkoutHash([o.number, o.amount, o.currency, o.description], merchant.password);
-      expect(next).to.deep.include({ kind: 'merchant', url: `https://shop.example/index.php?route=checkout/cart&order_id=${o.number}&hash=${hash}` });
+      // The hash a client recomputes from the query: the empty payment_id first, as for any payment.
+      const hash = checkoutHash(['', o.number, o.amount, o.currency, o.description], merchant.password);
+      expect(next).to.deep.include({ kind: 'merchant', url: `https://shop.example/index.php?route=checkout/cart&payment_id=&trans_id=&order_id=${o.number}&hash=${hash}` });
     });
   });
 

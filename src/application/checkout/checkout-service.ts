@@ -833,11 +833,11 @@ export class CheckoutService {
   }
 
   /**
-   * `payment_id`, `trans_id`, `order_id` and `hash` (spec Events item 8), then the merchant's
-   * return parameters. Before any attempt (a cancel, an expiry) there is no payment: what exists is
-   * appended, `order_id` and the `hash` with the absent payment id left out of its input (as every
-   * absent optional field is), so the merchant can still tell the return is genuine; the return
-   * parameters describe a payment and are left out with it.
+   * `payment_id`, `trans_id`, `order_id` and `hash` (spec Events item 8: always appended), then the
+   * merchant's return parameters. Before any attempt (a cancel, an expiry) there is no payment: the
+   * two ids are appended empty, and the `hash` is computed over those very values (the empty id,
+   * then the session's order), so the merchant checks it as for any return; the return parameters
+   * describe a payment and are left out with it.
    */
   private withReturnParameters(url: string, session: ExistingSession, payment: ExistingPayment | null, merchant: MerchantAccount): string {
     const order = payment
@@ -860,6 +860,8 @@ export class CheckoutService {
           ...returnParameters(payment, merchant.protocolMapping),
         ]
       : [
+          ['payment_id', ''],
+          ['trans_id', ''],
           ['order_id', session.order.number],
           ['hash', hash],
         ];
