@@ -463,11 +463,13 @@ forEachStore('S2S CREDIT2VIRTUAL callbacks', (h) => {
     expect(callback!.fields.get('hash')).to.equal(payoutHashByDefinition(res.body.trans_id, res.body.order_id, 'DECLINED', merchant.password));
   });
 
-  it('Given a payout waiting for its provider, Then no callback until it is decided, then one SUCCESS/SETTLED', async () => {
+  it('Given a payout waiting for its provider, Then a callback UNDEFINED/PREPARE for the wait (as its answer said), then one SUCCESS/SETTLED once decided', async () => {
     const res = await payout(h(), merchant, { ...ivoryCoast, 'parameters[customer_email]': 'payee@example.com' });
-    expect(await callbacksOf(h(), res.body.trans_id)).to.deep.equal([]);
+    expect(res.body).to.include({ result: 'UNDEFINED', status: 'PREPARE' });
+    const waiting = await callbacksOf(h(), res.body.trans_id);
+    expect(waiting.map((c) => `${c.fields.get('action')} ${c.fields.get('result')}/${c.fields.get('status')}`)).to.deep.equal(['CREDIT2VIRTUAL UNDEFINED/PREPARE']);
     await decideOnPage(h(), res.body.trans_id, { decision: 'approve' });
     const callbacks = await callbacksOf(h(), res.body.trans_id);
-    expect(callbacks.map((c) => `${c.fields.get('result')}/${c.fields.get('status')}`)).to.deep.equal(['SUCCESS/SETTLED']);
+    expect(callbacks.map((c) => `${c.fields.get('result')}/${c.fields.get('status')}`)).to.deep.equal(['UNDEFINED/PREPARE', 'SUCCESS/SETTLED']);
   });
 });

@@ -8,6 +8,7 @@ import { callbackFieldsFor } from '../../src/domain/callback/callback-content';
 import { noProtocolMapping } from '../../src/domain/merchant/protocol-mapping';
 import type { PaymentEvent } from '../../src/domain/payment/events';
 import { evolvePayment, initialPaymentState, type ExistingPayment } from '../../src/domain/payment/state';
+import { payoutCallbackHash } from '../../src/domain/signatures';
 
 const TRANS_ID = 'c3b0f6a2-7d5e-11ef-9f3a-0242ac120002';
 const PASSWORD = '13a4822c5907ed235f3a068c76184fc3';
@@ -67,8 +68,21 @@ describe('payout callback content', () => {
     expect(Object.fromEntries(fields).hash).to.match(/^[0-9a-f]{32}$/).and.not.equal('2e9ad43836d4fbae5059662854083dd4');
   });
 
-  it('Given a payout the provider accepted to decide later, Then nothing is told yet', () => {
+  it('Given a payout the provider accepted to decide later, or has not answered, Then UNDEFINED/PREPARE, as the answer said, hashed over PREPARE', () => {
     const pending: PaymentEvent = { type: 'PaymentPending', data: { paymentId: TRANS_ID, reference: 'r', pendingAt: '2025-03-01T10:00:01.000Z' } };
-    expect(fieldsAfter([initiated, pending])).to.equal(null);
+    const prepare = [
+      ['action', 'CREDIT2VIRTUAL'],
+      ['result', 'UNDEFINED'],
+      ['status', 'PREPARE'],
+      ['order_id', 'ORDER-2001'],
+      ['trans_id', TRANS_ID],
+      ['trans_date', '2025-03-01 10:00:01'],
+      ['amount', '25000'],
+      ['currency', 'XAF'],
+      ['hash', payoutCallbackHash({ transId: TRANS_ID, orderId: 'ORDER-2001', status: 'PREPARE', password: PASSWORD })],
+    ];
+    expect(fieldsAfter([initiated, pending])).to.deep.equal(prepare);
+    const unknown = { type: 'PaymentOutcomeUnknown', data: { paymentId: TRANS_ID, detail: 'timeout', at: '2025-03-01T10:00:01.000Z' } } as unknown as PaymentEvent;
+    expect(fieldsAfter([initiated, unknown])).to.deep.equal(prepare);
   });
 });

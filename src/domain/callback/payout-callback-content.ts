@@ -8,8 +8,9 @@
  * | PaymentSettled | SUCCESS | SETTLED |
  * | PaymentDeclined (the provider, or an insufficient payout balance) | DECLINED | DECLINED |
  * | PaymentCascaded, the first of a payout | DECLINED | DECLINED |
+ * | PaymentPending, PaymentOutcomeUnknown (the provider decides later, or has not answered) | UNDEFINED | PREPARE |
  *
- * Nothing for the wait in between (the answer already said UNDEFINED/PREPARE). Fields, in order:
+ * The wait is told too, as an APM sale's pending states are (what the answer said). Fields, in order:
  * action, result, status, order_id, trans_id, trans_date (of the event, UTC), amount (in the
  * currency's exponent: none for XOF and XAF), currency, decline_reason when declined, hash last:
  * the family's payout formula `md5(upper(strrev(trans_id + order_id + status)) + password)`, not
@@ -25,8 +26,15 @@ import { formDate, type FormFields } from './form-fields';
 /** Whether a payment is a payout made with a method (CREDIT2VIRTUAL): its callbacks are these. */
 export const isMethodPayout = (p: Pick<ExistingPayment, 'kind' | 'method'>): boolean => p.kind === 'credit' && p.method !== undefined;
 
-function outcomeOf(event: PaymentEvent, after: ExistingPayment): { result: 'SUCCESS' | 'DECLINED'; status: 'SETTLED' | 'DECLINED'; at: string; declineReason?: string } | null {
+function outcomeOf(
+  event: PaymentEvent,
+  after: ExistingPayment,
+): { result: 'SUCCESS' | 'DECLINED' | 'UNDEFINED'; status: 'SETTLED' | 'DECLINED' | 'PREPARE'; at: string; declineReason?: string } | null {
   switch (event.type) {
+    case 'PaymentPending':
+      return { result: 'UNDEFINED', status: 'PREPARE', at: event.data.pendingAt };
+    case 'PaymentOutcomeUnknown':
+      return { result: 'UNDEFINED', status: 'PREPARE', at: event.data.at };
     case 'PaymentSettled':
       return { result: 'SUCCESS', status: 'SETTLED', at: event.data.settledAt };
     case 'PaymentDeclined':
