@@ -235,6 +235,16 @@ forEachStore(
         });
       });
 
+      it('with the payer\'s browser but no Accept header (accept_header empty, none on the request), Then the sandbox acquirer refuses it as a connector does: INVALID_REQUEST', async () => {
+        for (const browser_info of [{ language: 'de-DE', user_agent: 'Mozilla/5.0' }, { language: 'de-DE', accept_header: '' }]) {
+          const token = await tokenWithCard('01 / 38');
+          const res = await processing(t, PURCHASE, token, { browser_info }, { Accept: '' });
+          expect(res.body, JSON.stringify(browser_info)).to.include({ result: 'decline', decline_message: 'INVALID_REQUEST: accept_header is empty' });
+          const payment = await t.gateway.payments.current(res.body.public_id);
+          expect(payment.phase).to.equal('declined');
+        }
+      });
+
       it('keeps the accept_header the merchant sent in browser_info', async () => {
         const token = await tokenWithCard('01 / 38');
         const res = await processing(t, PURCHASE, token, { browser_info: { accept_header: 'text/html' } }, { Accept: 'application/json' });

@@ -150,6 +150,9 @@ export class SandboxConnector implements Connector {
     // The domain refuses past expiries before calling; this keeps the sandbox honest if it did not.
     const expiry = parseExpiry(card.expMonth, card.expYear, this.now());
     if (!expiry.ok) return this.respond(this.declined(expiry.reason));
+    // The payer is here (their browser's attributes came along) but not their Accept header: refused
+    // as the connectors that need it refuse it (spec Errors rule 3), before any scenario.
+    if (request.browser && !request.browser.acceptHeaders?.trim()) return this.respond(this.declined(SANDBOX_DECLINE_REASONS.emptyAcceptHeader));
     const scenario = scenarioOf(card);
     const reference = newReference(scenario);
     const cof = request.cardOnFile;

@@ -38,6 +38,8 @@ export const SANDBOX_DECLINE_REASONS = {
   mismatch: 'Payer action does not match the payment',
   notRecurring: 'Card is not enabled for recurring payments',
   insufficientFunds: 'Insufficient funds',
+  /** Spec Errors rule 3: some connectors refuse a payer's browser without its Accept header. */
+  emptyAcceptHeader: 'INVALID_REQUEST: accept_header is empty',
 } as const;
 
 /**
