@@ -277,6 +277,17 @@ forEachStore('S2S APM', (h) => {
       expect((await apmByTransId(h(), 'GET_TRANS_STATUS', merchant, card)).body.error_message).to.equal('Hash is not valid');
     });
 
+    it('Given an APM payment, Then GET_TRANS_STATUS_BY_ORDER answers in the shape of its GET_TRANS_STATUS, but for the action', async () => {
+      const mapped = await h().createMerchant({ protocolMapping: { fields: ['brand', 'payer_ip'] } });
+      for (const payer_email of ['success@gmail.com', 'fail@gmail.com']) {
+        const sale = await apmSale(h(), mapped, { payer_email });
+        const byTransId = (await apmByTransId(h(), 'GET_TRANS_STATUS', mapped, sale.body.trans_id)).body;
+        const byOrder = (await h().statusByOrder(mapped, sale.body.order_id)).body;
+        expect(byOrder, payer_email).to.deep.equal({ ...byTransId, action: 'GET_TRANS_STATUS_BY_ORDER' });
+        expect(Object.keys(byOrder), payer_email).to.deep.equal(Object.keys(byTransId));
+      }
+    });
+
     it('Given Protocol Mapping fields switched on, Then the APM status lookup adds them: brand is the method, no card', async () => {
       const mapped = await h().createMerchant({ protocolMapping: { fields: ['brand', 'card', 'payer_ip'] } });
       const transId = (await apmSale(h(), mapped, { payer_email: 'success@gmail.com' })).body.trans_id as string;

@@ -66,8 +66,8 @@ export function apmSaleResponse(p: PaymentView): Record<string, unknown> {
 }
 
 /** APM GET_TRANS_STATUS: action, result, status, order_id, trans_id, decline_reason when declined, then the Protocol Mapping fields. */
-export function apmStatusResponse(p: PaymentView, mapping: ProtocolMapping): Record<string, unknown> {
-  const body: Record<string, unknown> = { action: 'GET_TRANS_STATUS', result: 'SUCCESS', status: p.status, order_id: p.orderId, trans_id: p.paymentId };
+export function apmStatusResponse(p: PaymentView, mapping: ProtocolMapping, action: 'GET_TRANS_STATUS' | 'GET_TRANS_STATUS_BY_ORDER' = 'GET_TRANS_STATUS'): Record<string, unknown> {
+  const body: Record<string, unknown> = { action, result: 'SUCCESS', status: p.status, order_id: p.orderId, trans_id: p.paymentId };
   if (p.status === 'DECLINED' && p.declineReason) body.decline_reason = p.declineReason;
   if (p.conversion) Object.assign(body, p.conversion);
   for (const [name, value] of protocolMappingFields(p.mappingSource, mapping, 'status')) body[name] = value;

@@ -1,7 +1,8 @@
 /**
  * `GET_TRANS_STATUS` and `GET_TRANS_STATUS_BY_ORDER`: safe to repeat. A lookup by `trans_id` is
  * checked with the hash formula of the protocol that made the payment and answered in that
- * protocol's shape (S2S CARD, or S2S APM: docs/reference/s2s-apm.md#follow-ups).
+ * protocol's shape (S2S CARD, or S2S APM: docs/reference/s2s-apm.md#follow-ups); a lookup by
+ * `order_id` answers in the shape of the protocol that made the payment it finds, alike.
  *
  * By `trans_id` the answer is the payment's own stream, folded: it holds every write to the payment
  * the moment that write is answered, so the lookup waits for nothing. The read model would first
@@ -33,5 +34,8 @@ export async function transStatusByOrder(deps: S2sDeps, { form, merchant }: Acti
   await deps.queries.catchUpToHead();
   const view = await deps.queries.latestPaymentViewByOrder(merchant.merchantId, orderId);
   if (!view) throw errors.orderNotFound();
-  return statusResponse('GET_TRANS_STATUS_BY_ORDER', view, merchant.protocolMapping);
+  // One shape per payment whichever way it is looked up: an APM payment's is APM's.
+  return protocolOf(view) === 'apm'
+    ? apmStatusResponse(view, merchant.protocolMapping, 'GET_TRANS_STATUS_BY_ORDER')
+    : statusResponse('GET_TRANS_STATUS_BY_ORDER', view, merchant.protocolMapping);
 }
