@@ -34,6 +34,8 @@ import { MeasuredEventStore } from './adapters/metrics/measured-event-store';
 import { measuredConnector } from './adapters/metrics/measured-connector';
 import { preparePrivateDataDir } from './adapters/files/private-data-dir';
 import { EncryptedCardVault, loadOrCreateVaultKey } from './adapters/vault/card-vault';
+import { checkpointSignerFor } from './adapters/audit/signing-key';
+import type { CheckpointSigner } from './domain/audit/signed-checkpoint';
 import { decryptSecret, encryptSecret } from './adapters/vault/secret-box';
 import { PostgresCardVault } from './adapters/vault/postgres-card-vault';
 import type { CardVault, UnownedCardTokens } from './application/ports/card-vault';
@@ -78,6 +80,8 @@ export interface Gateway {
   store: EventStore;
   /** Events exactly as stored, for the audit (chain hashes cover the stored shape). */
   rawStore: EventStore;
+  /** Signs audit checkpoints: AUDIT_SIGNING_KEY, else the key kept sealed in the data directory. */
+  auditSigner: CheckpointSigner;
   readDb: Kysely<ReadModelDatabase>;
   /**
    * What the operator's reports (dashboard, admin ledger, metrics' callback backlog) read through:
@@ -215,6 +219,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
   const paymentSearch = new PaymentQueries(scoped(reportDb));
 
   const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
+  const auditSigner = checkpointSignerFor({ configured: config.auditSigningKey, dataDir: config.dataDir, vaultKey: key });
   // Stored cards must be visible to every API process: on PostgreSQL when the deployment has it.
   // So must hosted-fields card data: the card frame and the merchant may reach different processes.
   let vault: CardVault & UnownedCardTokens;
@@ -363,6 +368,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     config,
     store,
     rawStore,
+    auditSigner,
     readDb,
     reportDb,
     readModels,

@@ -27,8 +27,12 @@ export interface GatewayConfig {
   payerActionTimeoutMinutes: number;
   sandboxDescriptor: string;
   sandboxLatencyMs: number;
-  /** Seconds between audit checkpoints of the event log; 0 records none. */
+  /** Seconds between audit checkpoints of the event log (sooner after 1,000 events); 0 records none. */
   auditCheckpointIntervalSeconds: number;
+  /** AUDIT_SIGNING_KEY: the checkpoints' Ed25519 private key (PKCS#8 PEM, or it base64); null keeps one in DATA_DIR. */
+  auditSigningKey: string | null;
+  /** AUDIT_CHECKPOINT_FILE: each signed checkpoint is appended here as a JSON line; null appends nowhere. */
+  auditCheckpointFile: string | null;
   /** How often the scheduler looks for due automatic payments. */
   schedulerIntervalMs: number;
   /**
@@ -125,7 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     payerActionTimeoutMinutes: integer('PAYER_ACTION_TIMEOUT_MINUTES', env.PAYER_ACTION_TIMEOUT_MINUTES || '15', 1, 1440),
     sandboxDescriptor: (env.SANDBOX_DESCRIPTOR || 'SANDBOX*GATEWAY').slice(0, 20),
     sandboxLatencyMs: integer('SANDBOX_LATENCY_MS', env.SANDBOX_LATENCY_MS || '0', 0, 60000),
-    auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '60', 0, 86400),
+    auditCheckpointIntervalSeconds: integer('AUDIT_CHECKPOINT_INTERVAL_SECONDS', env.AUDIT_CHECKPOINT_INTERVAL_SECONDS || '10', 0, 86400),
+    auditSigningKey: env.AUDIT_SIGNING_KEY?.trim() || null,
+    auditCheckpointFile: env.AUDIT_CHECKPOINT_FILE ? path.resolve(env.AUDIT_CHECKPOINT_FILE) : null,
     schedulerIntervalMs: integer('SCHEDULER_INTERVAL_MS', env.SCHEDULER_INTERVAL_MS || '1000', 50, 3_600_000),
     projectorGatherMs: integer('PROJECTOR_GATHER_MS', env.PROJECTOR_GATHER_MS || '20', 0, 60_000),
     adminToken: adminTokenFrom(env.ADMIN_TOKEN),

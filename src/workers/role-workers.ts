@@ -38,6 +38,8 @@ export function startProjectingWorkers(gateway: Gateway, config: GatewayConfig):
   if (config.auditCheckpointIntervalSeconds > 0) {
     const checkpointer = startAuditCheckpointer({
       store: gateway.rawStore,
+      signer: gateway.auditSigner,
+      checkpointFile: config.auditCheckpointFile,
       clock: gateway.clock,
       logger: gateway.logger,
       intervalMs: config.auditCheckpointIntervalSeconds * 1000,

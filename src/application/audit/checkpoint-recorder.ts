@@ -4,6 +4,11 @@
  * new since the last checkpoint, and records nothing while the log has not moved, so an idle
  * gateway does not fill its log with checkpoints of checkpoints.
  *
+ * Given a signer, each checkpoint is also a signed statement (src/domain/audit/signed-checkpoint.ts):
+ * the Merkle root over the chain hashes of every event up to its position. The tree's right edge
+ * is kept in the checkpoint, so the next one adds only the new events; after an unsigned checkpoint
+ * (recorded before the gateway had a key) the tree is built once from the start of the log.
+ *
  * It must be given the store as written (not the upcasting one): it folds stored chain hashes.
  */
 import { newId } from '../new-id';
@@ -16,6 +21,8 @@ import {
   CoveredEvents,
   parseCheckpoint,
 } from '../../domain/audit/checkpoint';
+import { MerkleFrontier } from '../../domain/audit/merkle';
+import { type CheckpointSigner, checkpointText } from '../../domain/audit/signed-checkpoint';
 import type { Clock } from '../ports/clock';
 import { type EventStore, exactly, NO_STREAM, WrongExpectedVersionError } from '../ports/event-store';
 import { nextTurn } from '../next-turn';
@@ -26,6 +33,8 @@ export interface CheckpointRecorderOptions {
   clock: Clock;
   /** Events read per page. Default 1000. */
   pageSize?: number;
+  /** Signs each checkpoint; without it checkpoints carry no tree and no signature. */
+  signer?: CheckpointSigner;
 }
 
 interface LastCheckpoint {
@@ -50,9 +59,10 @@ export class CheckpointRecorder {
   /**
    * Records a checkpoint up to the current head, unless nothing but the previous checkpoint was
    * appended since it. Returns what was recorded, or null. Loses quietly (null) to another
-   * recorder that appended a checkpoint first; the next call starts from that one.
+   * recorder that appended a checkpoint first; the next call starts from that one. With
+   * `minEvents`, records only when at least that many events arrived since the last checkpoint.
    */
-  async recordIfMoved(): Promise<CheckpointData | null> {
+  async recordIfMoved(options: { minEvents?: number } = {}): Promise<CheckpointData | null> {
     const { store } = this.options;
     const streamVersion = await store.streamVersion(AUDIT_CHECKPOINT_STREAM);
     if (this.last === undefined || (this.last?.version ?? null) !== streamVersion) this.last = await this.loadLast(streamVersion);
@@ -61,18 +71,25 @@ export class CheckpointRecorder {
     if (head === null || (last !== null && head <= last.position)) return null;
 
     const covered = new CoveredEvents();
-    let after = last === null ? null : BigInt(last.data.upToPosition);
+    const lastUpTo = last === null ? null : BigInt(last.data.upToPosition);
+    const signer = this.options.signer;
+    const resumed = signer && last?.data.frontier !== undefined ? MerkleFrontier.restore(last.data.treeSize!, last.data.frontier) : null;
+    const tree = signer ? (resumed ?? MerkleFrontier.empty()) : null;
+    // The tree starts where the last signed checkpoint ended, else at the start of the log.
+    let after = tree && !resumed ? null : lastUpTo;
     for (;;) {
       const page = await store.readAll({ after, maxCount: this.pageSize });
       for (const event of page) {
         if (event.position > head) break;
-        covered.add(event.chainHash);
+        tree?.addChainHash(event.chainHash);
+        if (lastUpTo === null || event.position > lastUpTo) covered.add(event.chainHash);
       }
       if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
       after = page[page.length - 1]!.position;
       // A minute of a busy log is hundreds of pages; in `npm start` the scheduler and the other workers share this thread.
       await nextTurn();
     }
+    if (options.minEvents !== undefined && covered.count < options.minEvents) return null;
     const previousPosition = last?.data.upToPosition ?? null;
     const previousDigest = last?.data.digest ?? null;
     const upToPosition = head.toString();
@@ -90,6 +107,22 @@ export class CheckpointRecorder {
       }),
       recordedAt: this.options.clock.now().toISOString(),
     };
+    if (signer && tree) {
+      const text = checkpointText({
+        keyId: signer.keyId,
+        treeSize: tree.size,
+        rootHash: tree.root().toString('hex'),
+        upToPosition,
+        recordedAt: data.recordedAt,
+      });
+      Object.assign(data, {
+        treeSize: tree.size,
+        rootHash: tree.root().toString('hex'),
+        frontier: tree.hashes(),
+        checkpointText: text,
+        signature: signer.sign(text),
+      });
+    }
     try {
       const result = await store.append(
         AUDIT_CHECKPOINT_STREAM,

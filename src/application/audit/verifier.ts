@@ -18,10 +18,13 @@ import {
   CoveredEvents,
   parseCheckpoint,
 } from '../../domain/audit/checkpoint';
+import { MerkleFrontier } from '../../domain/audit/merkle';
+import { checkpointText, keyIdOf, verifyCheckpointSignature } from '../../domain/audit/signed-checkpoint';
+import type { KeyObject } from 'node:crypto';
 import type { EventStore, StoredEvent } from '../ports/event-store';
 
 export type EventProblem = 'missing' | 'out_of_order' | 'hash_mismatch' | 'no_hash';
-export type CheckpointProblem = 'malformed' | 'previous_mismatch' | 'count_mismatch' | 'digest_mismatch';
+export type CheckpointProblem = 'malformed' | 'previous_mismatch' | 'count_mismatch' | 'digest_mismatch' | 'root_mismatch' | 'bad_signature';
 
 export type BrokenLink =
   | {
@@ -83,6 +86,12 @@ export interface VerifyOptions {
    * and a point where a long walk may give the event loop back.
    */
   onPage?(progress: { events: number; position: bigint; head: bigint }): void | Promise<void>;
+  /**
+   * The gateway's checkpoint key: a signed checkpoint must be signed by it. Whatever the key, a
+   * signed checkpoint's Merkle root must be the root of the log's first `treeSize` events, which
+   * also proves each signed checkpoint an append-only extension of the one before.
+   */
+  publicKey?: KeyObject;
 }
 
 interface PlannedCheckpoint {
@@ -90,6 +99,8 @@ interface PlannedCheckpoint {
   data: CheckpointData | null;
   /** What the log holds in the checkpoint's range, once the walk has passed its end. */
   covered?: { count: number; eventsDigest: string };
+  /** The Merkle tree over the log up to the checkpoint's range end, when the walk knows it. */
+  tree?: { size: number; root: string };
 }
 
 export async function verifyEventLog(store: EventStore, options: VerifyOptions = {}): Promise<AuditReport> {
@@ -123,6 +134,13 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
   const firstChecked = segment;
   const startsMidLog = after !== null;
   let covered = new CoveredEvents();
+  // The tree over the whole log: from the start, or mid-log from the previous checkpoint's stored edge.
+  let tree: MerkleFrontier | null = MerkleFrontier.empty();
+  if (startsMidLog) {
+    const previous = segment > 0 ? plan[segment - 1]!.data : null;
+    const restored = previous?.frontier ? MerkleFrontier.restore(previous.treeSize!, previous.frontier) : null;
+    tree = restored && restored.root().toString('hex') === previous!.rootHash ? restored : null;
+  }
   /** Closes every checkpoint range that ends before `position`. */
   const closeSegmentsBefore = (position: bigint): void => {
     while (segment < plan.length) {
@@ -132,6 +150,7 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
       if (end !== null && position <= end) return;
       if (end !== null) {
         checkpoint.covered = { count: covered.count, eventsDigest: covered.digest() };
+        if (tree) checkpoint.tree = { size: tree.size, root: tree.root().toString('hex') };
         covered = new CoveredEvents();
       }
       segment += 1;
@@ -162,6 +181,7 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
       if (!event.chainHash) report.unchainedEvents += 1;
       streams.set(event.streamId, { version: event.version, hash: event.chainHash });
       covered.add(event.chainHash);
+      tree?.addChainHash(event.chainHash);
       report.events += 1;
 
       if (event.streamId === AUDIT_CHECKPOINT_STREAM && event.type === AUDIT_CHECKPOINT_RECORDED) {
@@ -169,7 +189,7 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
         // Appended after the checkpoint list was read: the next run checks it. One whose range
         // lies before the walk's start was checked by the run that walked it.
         if (index === undefined || index < firstChecked) continue;
-        const checkpointProblem = checkCheckpoint(plan, index);
+        const checkpointProblem = checkCheckpoint(plan, index) ?? checkSignedCheckpoint(plan[index]!, options.publicKey);
         if (checkpointProblem) {
           return fail({ kind: 'checkpoint', streamId: event.streamId, version: event.version, position: event.position, ...checkpointProblem });
         }
@@ -261,6 +281,19 @@ function checkCheckpoint(
   return digest === data.digest ? null : { problem: 'digest_mismatch' };
 }
 
+/** A signed checkpoint: its text states its own fields, its root is the log's, its signature is the gateway key's. */
+function checkSignedCheckpoint(checkpoint: PlannedCheckpoint, publicKey: KeyObject | undefined): { problem: CheckpointProblem } | null {
+  const data = checkpoint.data!;
+  if (data.signature === undefined) return null;
+  const tree = checkpoint.tree;
+  if (tree && (tree.size !== data.treeSize || tree.root !== data.rootHash)) return { problem: 'root_mismatch' };
+  const keyId = data.checkpointText!.split('\n')[1]?.slice('key '.length) ?? '';
+  const text = checkpointText({ keyId, treeSize: data.treeSize!, rootHash: data.rootHash!, upToPosition: data.upToPosition, recordedAt: data.recordedAt });
+  if (text !== data.checkpointText) return { problem: 'malformed' };
+  if (publicKey && (keyId !== keyIdOf(publicKey) || !verifyCheckpointSignature(text, data.signature, publicKey))) return { problem: 'bad_signature' };
+  return null;
+}
+
 /** One line for a person: `BROKEN payment-… version 3: hash does not match its content`. */
 export function describeBroken(broken: BrokenLink): string {
   if (broken.kind === 'checkpoint') {
@@ -274,6 +307,10 @@ export function describeBroken(broken: BrokenLink): string {
         return `${where}: records ${broken.recordedCount} events, the log holds ${broken.countedCount} in its range`;
       case 'digest_mismatch':
         return `${where}: digest mismatch`;
+      case 'root_mismatch':
+        return `${where}: its Merkle root is not the root of the log's events up to it (history behind it was rewritten)`;
+      case 'bad_signature':
+        return `${where}: its signature is not this gateway's key's signature of its checkpoint text`;
     }
   }
   const where = `BROKEN ${broken.streamId} version ${broken.version}`;

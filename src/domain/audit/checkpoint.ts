@@ -34,6 +34,17 @@ export interface AuditCheckpointRecorded {
     eventCount: number;
     digest: string;
     recordedAt: string;
+    /**
+     * The signed statement (signed-checkpoint.ts), on checkpoints recorded with a signing key:
+     * the Merkle tree over the log's first `treeSize` events (all of (0, upToPosition]), its root,
+     * its right edge (so the next checkpoint continues without reading the log again), the exact
+     * text signed and the Ed25519 signature in base64. Not part of `digest`.
+     */
+    treeSize?: number;
+    rootHash?: string;
+    frontier?: string[];
+    checkpointText?: string;
+    signature?: string;
   };
 }
 
@@ -98,7 +109,7 @@ export function parseCheckpoint(data: Record<string, unknown>): CheckpointData |
   ) {
     return null;
   }
-  return {
+  const parsed: CheckpointData = {
     previousPosition: previousPosition as string | null,
     previousDigest: previousDigest as string | null,
     upToPosition,
@@ -106,4 +117,19 @@ export function parseCheckpoint(data: Record<string, unknown>): CheckpointData |
     digest,
     recordedAt,
   };
+  const { treeSize, rootHash, frontier, checkpointText, signature } = data;
+  if (treeSize === undefined && rootHash === undefined && signature === undefined) return parsed;
+  if (
+    typeof treeSize !== 'number' ||
+    !Number.isSafeInteger(treeSize) ||
+    treeSize < 0 ||
+    !isChainHash(rootHash) ||
+    !Array.isArray(frontier) ||
+    !frontier.every(isChainHash) ||
+    typeof checkpointText !== 'string' ||
+    typeof signature !== 'string'
+  ) {
+    return null;
+  }
+  return { ...parsed, treeSize, rootHash, frontier: frontier as string[], checkpointText, signature };
 }
