@@ -69,4 +69,24 @@ forEachStore('payer action expiry', (h) => {
     expect((await g.status(merchant, sale.body.trans_id)).body.status).to.equal('DECLINED');
     expect(await g.paymentEventTypes(sale.body.trans_id)).to.deep.equal(['PaymentInitiated', 'ThreeDSChallengeRequired', 'PaymentDeclined']);
   });
+
+  it('asks the acquirer before declining: a payer who finished 3-D Secure, the answer lost on the way, is not declined', async () => {
+    const g = h();
+    const merchant = await g.createMerchant();
+    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
+    expect(sale.body.status).to.equal('3DS');
+    await g.gateway.readModels.catchUpToHead();
+    (g.clock as TestClock).advance(16 * 60_000);
+    // The acquirer authorized after the challenge; the gateway never recorded its answer.
+    const status = sinon
+      .stub(SandboxConnector.prototype, 'status')
+      .resolves({ outcome: 'success', reference: 'acquirer-ref', descriptor: 'SANDBOX*GATEWAY', authCode: '123456' });
+    try {
+      await run();
+    } finally {
+      status.restore();
+    }
+    expect(status.callCount).to.equal(1);
+    expect((await g.status(merchant, sale.body.trans_id)).body.status).to.equal('SETTLED');
+  });
 });

@@ -88,9 +88,10 @@ export async function completePayerAction(
 }
 
 export async function expirePayerAction(deps: PaymentDeps, paymentId: string, reason: string): Promise<void> {
-  // A provider that decides later may have decided and its notification not arrived yet: a payout
-  // it paid, or a sale it took, must not be declined here. It is asked first.
-  if (await decidedByProvider(deps, paymentId)) return;
+  // The connector may have decided while the gateway did not hear: a provider's notification not
+  // arrived yet, or a payer's return whose answer was lost before it was recorded. A payout it paid,
+  // or a sale it took, must not be declined here. It is asked first.
+  if (await decidedByConnector(deps, paymentId)) return;
   try {
     await paymentStream(deps.store).handle(paymentId, { type: 'ExpirePayerAction', data: { now: deps.clock.now().toISOString(), reason } });
   } catch (error) {
@@ -100,10 +101,12 @@ export async function expirePayerAction(deps: PaymentDeps, paymentId: string, re
   }
 }
 
-async function decidedByProvider(deps: PaymentDeps, paymentId: string): Promise<boolean> {
+async function decidedByConnector(deps: PaymentDeps, paymentId: string): Promise<boolean> {
   const stream = paymentStream(deps.store);
   const { state, version } = await stream.load(paymentId);
-  if (!state.exists || state.phase !== 'awaiting_provider') return false;
+  if (!state.exists) return false;
+  const payerAction = state.phase === 'awaiting_3ds' || state.phase === 'awaiting_redirect';
+  if (state.phase !== 'awaiting_provider' && !payerAction) return false;
   const correlationId = `expiry-${paymentId}`;
   const outcome = await callConnector(deps, connectorOf(state), correlationId, (c) =>
     c.status({
@@ -112,17 +115,23 @@ async function decidedByProvider(deps: PaymentDeps, paymentId: string): Promise<
       kind: state.kind,
       amount: state.amount,
       currency: state.currency,
+      ...(state.card
+        ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand, ...(state.card.panType ? { panType: state.card.panType } : {}) } }
+        : {}),
       ...(state.method ? { method: { method: state.method.brand, parameters: state.method.parameters, ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}) } } : {}),
       ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
       returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
     }),
   );
+  const now = deps.clock.now().toISOString();
+  const metadata = { correlationId, causationId: correlationId };
+  if (payerAction) {
+    // Only money taken changes the end: anything else ends in the timeout's decline, with its reason.
+    if (outcome.outcome !== 'success') return false;
+    await stream.handle(paymentId, { type: 'CompletePayerAction', data: { result: toAuthorizationResult(outcome), now } }, metadata, { state, version });
+    return true;
+  }
   if (outcome.outcome !== 'success' && outcome.outcome !== 'declined') return false;
-  await stream.handle(
-    paymentId,
-    { type: 'RecordProviderNotification', data: { result: toAuthorizationResult(outcome), now: deps.clock.now().toISOString() } },
-    { correlationId, causationId: correlationId },
-    { state, version },
-  );
+  await stream.handle(paymentId, { type: 'RecordProviderNotification', data: { result: toAuthorizationResult(outcome), now } }, metadata, { state, version });
   return true;
 }
