@@ -10,7 +10,8 @@ import { expect } from 'chai';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { createSession, operationHash, postJson, sessionBody, type Json } from '../support/checkout-client';
 import { forEachStore, startTestGateway, type HttpResult, type TestGateway, type TestMerchant } from '../support/gateway-harness';
-import { giveWalletKeys } from '../support/wallet-payments';
+import { giveWalletKeys, mintToken, sandboxWallets, type WalletKeys } from '../support/wallet-payments';
+import type { SandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
 
 const SUCCESS_URL = 'https://shop.example/success';
 const PAN = '4111111111111111';
@@ -223,6 +224,62 @@ forEachStore('Checkout: wallets on the hosted page', (h) => {
       expect(again.status).to.equal(303);
       expect((await h().gateway.checkout.pageModel(sessionId))!.session.attempts).to.have.length(1);
     });
+  });
+});
+
+forEachStore('Checkout: a device\'s wallet token handed to the session', (h) => {
+  let merchant: TestMerchant;
+  let keys: WalletKeys;
+  let material: SandboxWalletMaterial;
+  before(async () => {
+    material = await sandboxWallets(h());
+  });
+  beforeEach(async () => {
+    merchant = await h().createMerchant({ connectors: ['sandbox'] });
+    keys = await giveWalletKeys(h(), merchant);
+  });
+  const tokenRoute = (sessionId: string, wallet: string) => `${h().baseUrl}/checkout/${sessionId}/wallet/${wallet}/token`;
+
+  it('Given a token of the device posted to the session\'s route, Then it is verified, decrypted and paid as the session\'s attempt: the answer says where the payer goes, readable by the shop\'s page', async () => {
+    const { sessionId } = await createSession(h(), merchant, { methods: ['card', 'applepay'] });
+    const token = await mintToken(h(), material, merchant, keys, 'applepay');
+    const res = await h().postForm(tokenRoute(sessionId, 'applepay'), { payment_token: token });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+    const paymentId = (await h().gateway.checkout.pageModel(sessionId))!.session.attempts[0];
+    expect(res.body).to.deep.equal({ result: 'success', public_id: paymentId, redirect_url: `${h().baseUrl}/checkout/${sessionId}`, redirect_method: 'GET' });
+    const payment = (await h().gateway.payments.current(paymentId))!;
+    expect(payment.phase).to.equal('settled');
+    expect(payment.card).to.include({ wallet: 'applepay', panType: 'DPAN' });
+    expect(JSON.stringify(await h().paymentEvents(paymentId), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.to.include('4111111111111111');
+    const page = await h().request(`/checkout/${sessionId}`, { redirect: 'manual' });
+    expect(page.headers.get('location')).to.match(/^https:\/\/shop\.example\/success\?payment_id=/);
+  });
+
+  it('Given a token that fails verification, a wallet the session does not offer, or no token, Then the spec\'s refusal and no attempt', async () => {
+    const { sessionId } = await createSession(h(), merchant, { methods: ['card', 'googlepay'] });
+    const foreign = await mintToken(h(), material, merchant, keys, 'googlepay', { foreignKey: true });
+    const refused = await h().postForm(tokenRoute(sessionId, 'googlepay'), { payment_token: foreign });
+    expect(refused.status).to.equal(400);
+    expect(refused.body).to.deep.equal({ result: 'ERROR', error_code: 250003, error_message: 'The payment token signature has expired' });
+    const apple = await mintToken(h(), material, merchant, keys, 'applepay');
+    expect((await h().postForm(tokenRoute(sessionId, 'applepay'), { payment_token: apple })).body).to.deep.equal({
+      result: 'ERROR',
+      error_code: 204018,
+      error_message: 'Payment digital wallet not supported',
+    });
+    expect((await h().postForm(tokenRoute(sessionId, 'googlepay'), {})).body).to.deep.include({
+      error_code: 100000,
+      errors: [{ error_code: 100000, error_message: 'payment_token: This value should not be blank.' }],
+    });
+    expect((await h().gateway.checkout.pageModel(sessionId))!.session.attempts).to.deep.equal([]);
+  });
+
+  it('Given the SDK, Then PaySession.pay(brand, token) posts the token to the session\'s route of the gateway that served it', async () => {
+    const script = (await h().request('/sdk/pay-session.js')).text;
+    expect(script).to.include('PaySession.prototype.pay = function');
+    expect(script).to.include('"/wallet/" + encodeURIComponent(brand) + "/token"');
+    expect(script).to.include('payment_token=');
   });
 });
 

@@ -7,6 +7,7 @@
  * (BRANDS_PATH answers that), kept only where the device can use them. In the sandbox the
  * simulated wallets are always usable; elsewhere Apple Pay needs `ApplePaySession.canMakePayments()`
  * and Google Pay a browser whose Payment Request API can pay with it. Any failure answers `[]`.
+ * `pay(brand, token)` hands the token the device's wallet made to the session, which pays with it.
  *
  * Served by the gateway itself (no third-party script), with no inline code, eval or injected
  * styles, so a page under a strict Content-Security-Policy (`script-src` naming the gateway,
@@ -101,6 +102,27 @@ export const PAY_SESSION_JS = `(function () {
         });
       })
       .catch(function () { return []; });
+  };
+
+  /**
+   * Hands the token the device's wallet made (Apple Pay's payment.token, Google Pay's
+   * paymentMethodData.tokenizationData.token: an object, or its JSON unchanged) to the session,
+   * which pays with it. Resolves to the gateway's answer ({result, public_id, redirect_url,
+   * redirect_method}: send the payer to redirect_url) or its refusal ({result: 'ERROR', error_code,
+   * error_message}); rejects only when the gateway cannot be reached.
+   */
+  PaySession.prototype.pay = function (brand, paymentToken) {
+    if (!this.sessionId) return Promise.reject(new Error('PaySession: pay() needs the sessionId of a hosted page session'));
+    var token = typeof paymentToken === 'string' ? paymentToken : JSON.stringify(paymentToken);
+    var url = gatewayOrigin + "/checkout/" + encodeURIComponent(this.sessionId) + "/wallet/" + encodeURIComponent(brand) + "/token";
+    // A form body: a simple cross-origin request, with no preflight.
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'omit',
+      cache: 'no-store',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'payment_token=' + encodeURIComponent(token)
+    }).then(function (response) { return response.json(); });
   };
 
   window.PaySession = PaySession;
