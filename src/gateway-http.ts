@@ -27,6 +27,7 @@ import { registerCheckoutPageRoutes, type WalletSheetDeps } from './api/checkout
 import { registerDashboardRoutes } from './api/dashboard/routes';
 import { registerFrontDoor } from './api/front-door';
 import { registerHealthRoute } from './api/health';
+import { registerAuditRoutes } from './api/audit/routes';
 import { registerHostedFieldsRoutes } from './api/hosted-fields/routes';
 import { registerMetricsRoute } from './api/metrics/metrics-route';
 import { registerNotificationRoutes } from './api/notifications/routes';
@@ -41,6 +42,8 @@ import { registerPaySessionRoutes } from './api/sdk/pay-session-routes';
 import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
 import { VerifyJob } from './application/audit/verify-job';
 import { LatestCheckpoint } from './application/audit/latest-checkpoint';
+import { LatestSignedCheckpoint } from './application/audit/proofs';
+import { publicKeyPem } from './domain/audit/signed-checkpoint';
 import { AuthThrottle } from './application/auth-throttle/auth-throttle';
 import type { NotificationUrlCheck } from './application/callbacks/notification-url-check';
 import { requestRedelivery } from './application/callbacks/redelivery';
@@ -96,6 +99,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
   ];
 
   const latestCheckpoint = new LatestCheckpoint(rawStore);
+  const latestSigned = new LatestSignedCheckpoint(rawStore, gateway.auditSigner.publicKey);
   // Named once: listing them builds every projection module.
   const everyProjection = allProjectionNames();
   const dashboardDeps = {
@@ -208,6 +212,12 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
           session: (id) => checkout.session(id),
           merchantById: (id) => merchants.byId(id),
           walletBrands: (session) => checkout.walletBrands(session),
+        }),
+      (router) =>
+        registerAuditRoutes(router, {
+          publicKeyPem: publicKeyPem(gateway.auditSigner.publicKey),
+          keyId: gateway.auditSigner.keyId,
+          latest: () => latestSigned.read(),
         }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),

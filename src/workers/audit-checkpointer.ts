@@ -60,7 +60,7 @@ export function startAuditCheckpointer(options: AuditCheckpointerOptions): Audit
       const signed = options.signer ? signedCheckpointOf(recorded, options.signer.publicKey) : null;
       if (signed && options.checkpointFile) {
         try {
-          appendFileSync(options.checkpointFile, `${JSON.stringify(signed)}\n`, { mode: 0o644 });
+          appendFileSync(options.checkpointFile, `${JSON.stringify(signed)}\n`);
         } catch (error) {
           options.logger.warn('audit checkpoint could not be appended to AUDIT_CHECKPOINT_FILE', { error: String(error) });
         }

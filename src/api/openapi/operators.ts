@@ -80,6 +80,36 @@ export const OPERATOR_PATHS: Record<string, unknown> = {
       },
     },
   },
+  '/audit/key': {
+    get: {
+      operationId: 'auditKey',
+      tags: ['Gateway'],
+      summary: 'The public key that signs audit checkpoints',
+      description: 'Ed25519, PEM (SPKI); X-Key-Id is its hex SHA-256 (SPKI DER), the `key` line of every checkpoint it signs. Public: no credentials. docs/audit.md.',
+      responses: { '200': { description: 'The key', content: { 'application/x-pem-file': { schema: { type: 'string' } } } } },
+    },
+  },
+  '/audit/checkpoints/latest': {
+    get: {
+      operationId: 'auditLatestCheckpoint',
+      tags: ['Gateway'],
+      summary: 'The newest signed audit checkpoint',
+      description: 'For auditors to poll and keep: checkpoint_text is the exact signed text (tree size, Merkle root, position, time), signature its Ed25519 signature in base64. Public: no credentials. docs/audit.md.',
+      responses: {
+        '200': json({
+          type: 'object',
+          required: ['format', 'checkpoint_text', 'signature', 'public_key'],
+          properties: {
+            format: { const: 'signed-checkpoint/1' },
+            checkpoint_text: { type: 'string' },
+            signature: { type: 'string' },
+            public_key: { type: 'string' },
+          },
+        }),
+        '404': json({ type: 'object', properties: { result: { const: 'ERROR' }, error_code: { const: 'no_checkpoint' }, error_message: { type: 'string' } } }, 'No signed checkpoint yet'),
+      },
+    },
+  },
   '/metrics': {
     get: {
       operationId: 'metrics',

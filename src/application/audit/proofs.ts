@@ -20,6 +20,7 @@ import {
 } from '../../domain/audit/signed-checkpoint';
 import { paymentStreamId } from '../../domain/payment/events';
 import type { EventStore, StoredEvent } from '../ports/event-store';
+import { lastEventOf } from '../last-event';
 import { nextTurn } from '../next-turn';
 
 export function signedCheckpointOf(data: CheckpointData, publicKey: KeyObject): SignedCheckpoint | null {
@@ -27,8 +28,12 @@ export function signedCheckpointOf(data: CheckpointData, publicKey: KeyObject): 
   return { format: 'signed-checkpoint/1', checkpoint_text: data.checkpointText, signature: data.signature, public_key: publicKeyPem(publicKey) };
 }
 
-/** The newest signed checkpoint in the store, or null. */
+/** The newest signed checkpoint in the store, or null. Only the stream's newest event is read, unless it is not a signed checkpoint. */
 export async function latestSignedCheckpoint(store: EventStore): Promise<CheckpointData | null> {
+  const newest = await lastEventOf(store, AUDIT_CHECKPOINT_STREAM);
+  if (!newest) return null;
+  const data = newest.type === AUDIT_CHECKPOINT_RECORDED ? parseCheckpoint(newest.data) : null;
+  if (data?.signature !== undefined) return data;
   const events = await store.readStream(AUDIT_CHECKPOINT_STREAM);
   for (let i = events.length - 1; i >= 0; i -= 1) {
     const data = events[i]!.type === AUDIT_CHECKPOINT_RECORDED ? parseCheckpoint(events[i]!.data) : null;
@@ -161,4 +166,24 @@ export async function checkConsistency(store: EventStore, older: unknown, newer:
     };
   }
   return { ok: true, oldSize: m, newSize: n, path: path.map((h) => h.toString('hex')) };
+}
+
+/** The newest signed checkpoint as handed out, read again only when the checkpoint stream has moved. */
+export class LatestSignedCheckpoint {
+  private cached: { version: bigint; signed: SignedCheckpoint | null } | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly publicKey: KeyObject,
+  ) {}
+
+  async read(): Promise<SignedCheckpoint | null> {
+    const version = await this.store.streamVersion(AUDIT_CHECKPOINT_STREAM);
+    if (version === null) return null;
+    if (this.cached?.version === version) return this.cached.signed;
+    const data = await latestSignedCheckpoint(this.store);
+    const signed = data ? signedCheckpointOf(data, this.publicKey) : null;
+    this.cached = { version, signed };
+    return signed;
+  }
 }
