@@ -438,18 +438,23 @@ async function settleEverything(world: World, model: Model): Promise<void> {
     await world.runWorkers();
     await world.runWorkers();
   }
-  // What the last stop started (a scheduled payment whose answer was lost, a callback to retry) gets
-  // its own deadlines too.
-  for (let round = 0; round < 8 && (await anythingOpen(world, model)); round++) {
+  // What the last stops started (a scheduled payment whose answer was lost, a callback to retry) gets
+  // its own deadlines too: the clock goes on in short steps, then longer ones, until nothing is open.
+  for (let round = 0; round < 40 && ((await anythingOpen(world, model)) || (await callbacksOutstanding(world))); round++) {
     for (const tx of world.provider.undecidedPending(world.clock.now().getTime())) {
       tx.truth = world.random.chance(0.7) ? 'success' : 'declined';
       await deliverNotification(world, { connector: tx.connector, reference: tx.reference });
     }
-    world.clock.advance(20 * 60_000);
+    world.clock.advance(round < 10 ? 20 * 60_000 : 3 * 3600_000);
     await world.runWorkers();
   }
-  world.clock.advance(13 * 3600_000);
-  await world.runWorkers();
+}
+
+/** A callback scheduled that the merchant has not acknowledged yet. */
+async function callbacksOutstanding(world: World): Promise<boolean> {
+  const acknowledged = new Set(world.endpoint.received.filter((r) => r.acknowledged).map((r) => r.deliveryId));
+  const all = await world.api.store.readAll();
+  return all.some((e) => e.type === 'CallbackScheduled' && !acknowledged.has((e.data as { deliveryId: string }).deliveryId));
 }
 
 async function anythingOpen(world: World, model: Model): Promise<boolean> {

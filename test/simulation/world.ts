@@ -170,7 +170,7 @@ export class World {
     return buildGateway(loadConfig(this.env), {
       withProjector,
       clock: this.clock,
-      logger: createJsonLogger('silent'),
+      logger: createJsonLogger(process.env.SIM_LOG === 'error' ? 'error' : 'silent'),
       connectors: this.connectors,
       callbackSender: this.endpoint,
       wrapStore: (store: EventStore) => new FlakyEventStore(store, this.faults),
