@@ -9,7 +9,7 @@ import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 /** Files the gateway keeps in its data directory; nothing else found there is touched. */
-const GATEWAY_FILE = /^(events|read-models|vault)\.db(-wal|-shm|-journal)?$|^vault\.key$|^demo-merchant\.json$/;
+const GATEWAY_FILE = /^(events|read-models|vault)\.db(-wal|-shm|-journal)?$|^vault\.key$|^audit-signing\.key$|^demo-merchant\.json$/;
 
 /** Every file this process creates from now on is readable and writable by its owner only. */
 export function createFilesOwnerOnly(): void {
