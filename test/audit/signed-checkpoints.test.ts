@@ -61,7 +61,8 @@ describe('signed audit checkpoints', function () {
     await store.append('payment-a', [event(), event()], ANY);
     await new CheckpointRecorder({ store, clock }).recordIfMoved();
     await store.append('payment-b', [event()], ANY);
-    const signed = (await new CheckpointRecorder({ store, clock, signer }).recordIfMoved())!;
+    // Recorded at once, however few events arrived: the whole log was read for it.
+    const signed = (await new CheckpointRecorder({ store, clock, signer }).recordIfMoved({ minEvents: 1000 }))!;
     expect(signed).to.include({ eventCount: 2, treeSize: 4, rootHash: await rootOfLog(store, 4) });
   });
 

@@ -89,7 +89,9 @@ export class CheckpointRecorder {
       // A minute of a busy log is hundreds of pages; in `npm start` the scheduler and the other workers share this thread.
       await nextTurn();
     }
-    if (options.minEvents !== undefined && covered.count < options.minEvents) return null;
+    // The first signed checkpoint after unsigned ones read the whole log: it is recorded at once, not read again next time.
+    const firstSigned = tree !== null && !resumed && last !== null;
+    if (options.minEvents !== undefined && covered.count < options.minEvents && !firstSigned) return null;
     const previousPosition = last?.data.upToPosition ?? null;
     const previousDigest = last?.data.digest ?? null;
     const upToPosition = head.toString();
