@@ -9,6 +9,7 @@ import { methodsSettingOf } from '../domain/merchant/methods';
 import { ConfigError, loadConfig } from '../config';
 import type { Gateway } from '../composition';
 import { auditCommand, auditHelp } from './audit-command';
+import { exportCommand, exportHelp } from './export-command';
 import { callbacksCommand, callbacksHelp } from './callbacks-command';
 import { historyCommand, historyHelp } from './history-command';
 import { ledgerCommand, ledgerHelp } from './ledger-command';
@@ -186,6 +187,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   ledgerHelp,
   payoutsHelp,
   auditHelp,
+  exportHelp,
   projectionsHelp,
   seedHelp,
   adminTokenHelp,
@@ -235,6 +237,8 @@ export async function run(argv: string[]): Promise<number> {
         return await payoutsCommand(p);
       case 'audit':
         return await auditCommand(p);
+      case 'export':
+        return await exportCommand(p);
       case 'admin-token':
         process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
         return 0;
