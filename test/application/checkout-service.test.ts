@@ -132,7 +132,7 @@ forEachStore('Checkout service', (h) => {
     clock.advance(61_000);
     const page = await checkout.pageModel(session.sessionId);
     expect(page?.next).to.deep.include({ kind: 'merchant' });
-    expect((page!.next as { url: string }).url).to.match(/^https:\/\/shop\.example\/cancel\?order_id=/);
+    expect((page!.next as { url: string }).url).to.match(/^https:\/\/shop\.example\/cancel\?payment_id=&trans_id=&order_id=/);
     const other = await checkout.pageModel(withExpiryUrl.sessionId);
     expect((other!.next as { url: string }).url).to.match(/^https:\/\/shop\.example\/expired\?/);
     const stream = await h().gateway.store.readStream(checkoutSessionStreamId(session.sessionId));
@@ -145,7 +145,7 @@ forEachStore('Checkout service', (h) => {
     const { session } = await checkout.createSession(newSession(merchant, { urlTarget: '_blank' }), 'test');
     const next = await checkout.cancel(session.sessionId, 'test');
     expect(next).to.deep.include({ kind: 'merchant', target: '_blank' });
-    expect((next as { url: string }).url).to.match(/^https:\/\/shop\.example\/cancel\?order_id=/);
+    expect((next as { url: string }).url).to.match(/^https:\/\/shop\.example\/cancel\?payment_id=&trans_id=&order_id=/);
     const stream = await h().gateway.store.readStream(checkoutSessionStreamId(session.sessionId));
     expect(stream.map((e) => e.type)).to.deep.equal(['CheckoutSessionCreated', 'CheckoutSessionCancelled']);
   });
