@@ -25,9 +25,12 @@ describe('threads named and their CPU time read', function () {
       `require('tsx/cjs');
       const { parentPort } = require('node:worker_threads');
       require(${JSON.stringify(module)}).nameThisThread('cpu-probe');
-      const start = process.hrtime.bigint();
+      // 300 ms of this thread's own CPU time, not of the clock: on a busy machine the clock runs
+      // ahead of the CPU a thread gets.
+      const { readFileSync } = require('node:fs');
+      const cpuTicks = () => readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((n, t) => n + Number(t), 0);
       let x = 0;
-      while (process.hrtime.bigint() - start < 300_000_000n) x += Math.sqrt(x + 1);
+      while (cpuTicks() < 30) for (let i = 0; i < 100000; i++) x += Math.sqrt(x + 1);
       parentPort.postMessage(x);
       setTimeout(() => {}, 60_000);`,
       { eval: true },
