@@ -9,8 +9,8 @@ const fs = require('node:fs');
 
 const named = process.argv.slice(2).filter((arg) => !arg.startsWith('-') && /^(\.\/)?test\//.test(arg) && fs.existsSync(arg));
 const oneFile = named.length === 1 && fs.statSync(named[0]).isFile();
-// Two workers by default: on a 2-core machine the whole suite takes about ten minutes that way,
-// against about twice that one file after another (TEST_JOBS=1); more workers than cores ran slower.
+// Two workers by default: on a 2-core machine the whole suite takes about ten minutes that way;
+// four workers ran slower than two.
 const jobs = Number(process.env.TEST_JOBS) || 2;
 
 module.exports = {
