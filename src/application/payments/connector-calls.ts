@@ -4,7 +4,8 @@
  * reconciled later by a status lookup, never blindly retried.
  */
 import type { AuthorizationResult, FollowUpResult } from '../../domain/payment/commands';
-import type { Connector, ConnectorOutcome, FollowUpOutcome } from '../ports/connector';
+import type { ExistingPayment } from '../../domain/payment/state';
+import type { Connector, ConnectorOutcome, FollowUpOutcome, StatusRequest } from '../ports/connector';
 import type { PaymentDeps } from './deps';
 
 /**
@@ -38,6 +39,25 @@ async function guardedCall<T>(
     deps.logger.error('connector call failed', { requestId: correlationId, connector: name, error: String((error as Error)?.message ?? error) });
     return { outcome: 'unknown', detail: 'connector call failed' };
   }
+}
+
+/** What a status lookup tells the connector of a payment: what was recorded of its request, never the card number. */
+export function statusRequestOf(state: ExistingPayment, baseUrl: string): StatusRequest {
+  return {
+    paymentId: state.paymentId,
+    reference: state.acquirerReference ?? null,
+    kind: state.kind,
+    amount: state.amount,
+    currency: state.currency,
+    ...(state.card
+      ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand, ...(state.card.panType ? { panType: state.card.panType } : {}) } }
+      : {}),
+    ...(state.method
+      ? { method: { method: state.method.brand, parameters: state.method.parameters, ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}) } }
+      : {}),
+    ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
+    returnUrl: payerReturnUrl(baseUrl, state.paymentId),
+  };
 }
 
 export function callConnector(

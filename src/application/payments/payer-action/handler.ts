@@ -7,7 +7,7 @@ import { DomainError } from '../../../domain/errors';
 import type { BrowserAttributes } from '../../../domain/payment/events';
 import { connectorOf, type ExistingPayment } from '../../../domain/payment/state';
 import type { PayerReturnOutcome } from '../../ports/connector';
-import { callConnector, payerReturnUrl, toAuthorizationResult } from '../connector-calls';
+import { callConnector, statusRequestOf, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
 import { existing } from '../existing';
 import { paymentStream } from '../payment-stream';
@@ -108,21 +108,7 @@ async function decidedByConnector(deps: PaymentDeps, paymentId: string): Promise
   const payerAction = state.phase === 'awaiting_3ds' || state.phase === 'awaiting_redirect';
   if (state.phase !== 'awaiting_provider' && !payerAction) return false;
   const correlationId = `expiry-${paymentId}`;
-  const outcome = await callConnector(deps, connectorOf(state), correlationId, (c) =>
-    c.status({
-      paymentId,
-      reference: state.acquirerReference ?? null,
-      kind: state.kind,
-      amount: state.amount,
-      currency: state.currency,
-      ...(state.card
-        ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand, ...(state.card.panType ? { panType: state.card.panType } : {}) } }
-        : {}),
-      ...(state.method ? { method: { method: state.method.brand, parameters: state.method.parameters, ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}) } } : {}),
-      ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
-      returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
-    }),
-  );
+  const outcome = await callConnector(deps, connectorOf(state), correlationId, (c) => c.status(statusRequestOf(state, deps.baseUrl)));
   const now = deps.clock.now().toISOString();
   const metadata = { correlationId, causationId: correlationId };
   if (payerAction) {

@@ -4,7 +4,7 @@
  * or reversal with no recorded outcome. The connector is asked what happened; nothing is re-sent.
  */
 import { connectorOf } from '../../../domain/payment/state';
-import { callConnector, callFollowUp, payerReturnUrl, toAuthorizationResult } from '../connector-calls';
+import { callConnector, callFollowUp, statusRequestOf, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
 import { paymentStream } from '../payment-stream';
 
@@ -16,29 +16,7 @@ export async function reconcile(deps: PaymentDeps, paymentId: string): Promise<'
   const now = () => deps.clock.now().toISOString();
   const name = connectorOf(state);
   if (state.phase === 'initiated' || state.phase === 'outcome_unknown') {
-    const outcome = await callConnector(deps, name, metadata.correlationId, (c) =>
-      c.status({
-        paymentId,
-        reference: state.acquirerReference ?? null,
-        kind: state.kind,
-        amount: state.amount,
-        currency: state.currency,
-        ...(state.card
-          ? { card: { expMonth: state.card.expMonth, expYear: state.card.expYear, brand: state.card.brand, ...(state.card.panType ? { panType: state.card.panType } : {}) } }
-          : {}),
-        ...(state.method
-          ? {
-              method: {
-                method: state.method.brand,
-                parameters: state.method.parameters,
-                ...(state.method.identifier !== undefined ? { identifier: state.method.identifier } : {}),
-              },
-            }
-          : {}),
-        ...(state.payer.email ? { payerEmail: state.payer.email } : {}),
-        returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
-      }),
-    );
+    const outcome = await callConnector(deps, name, metadata.correlationId, (c) => c.status(statusRequestOf(state, deps.baseUrl)));
     await stream.handle(paymentId, { type: 'RecordAuthorization', data: { result: toAuthorizationResult(outcome), now: now() } }, metadata, { state, version });
     return 'authorization';
   }
