@@ -6,7 +6,8 @@
 import { sql } from 'kysely';
 import type { StoredEvent } from '../../src/application/ports/event-store';
 import type { CallbackScheduled } from '../../src/domain/callback-delivery/events';
-import type { PaymentState } from '../../src/domain/payment/state';
+import { paymentDecider } from '../../src/domain/payment/decider';
+import type { ExistingPayment, PaymentState } from '../../src/domain/payment/state';
 import { payoutBalanceStreamId, type PayoutBalanceEvent } from '../../src/domain/payouts/balance-events';
 import { verifyProjections } from '../../projections/rebuild';
 import { availableOf, evolvePayoutBalance, initialPayoutBalance } from '../../src/domain/payouts/balance-state';
@@ -49,6 +50,9 @@ const CHECKOUT_ORDER_STATUS: Record<string, string> = {
   void: 'VOID',
 };
 const UNFINISHED = new Set(['initiated', 'outcome_unknown', 'awaiting_3ds', 'awaiting_redirect', 'awaiting_provider']);
+
+/** Still waiting for the acquirer, the payer or the provider, or for the answer to an operation. */
+export const isOpen = (state: ExistingPayment): boolean => UNFINISHED.has(state.phase) || state.pendingOperation !== null;
 const CARD_OUTCOMES = new Set(['SETTLED', 'DECLINED', '3DS', 'REDIRECT', 'PENDING', 'REFUND', 'REVERSAL', 'VOID', 'PREPARE']);
 
 const fail = (invariant: keyof typeof INVARIANTS, detail: string, paymentId?: string): never => {
@@ -122,7 +126,6 @@ function statusesOf(events: StoredEvent[]): Set<string> {
 }
 
 // A local fold step, so that status history is read from the same evolve the gateway uses.
-import { paymentDecider } from '../../src/domain/payment/decider';
 const foldOne = (state: PaymentState | null, e: StoredEvent): PaymentState => paymentDecider.evolve(state ?? paymentDecider.initialState(), { type: e.type, data: e.data } as never);
 
 interface ExpectedBalance {

@@ -8,9 +8,10 @@ import { paymentDecider } from '../../src/domain/payment/decider';
 import { paymentStreamId } from '../../src/domain/payment/events';
 import type { ExistingPayment, PaymentState } from '../../src/domain/payment/state';
 import { DomainError } from '../../src/domain/errors';
-import { apmCreditvoidHash, apmSaleHash, checkoutHash, createScheduleHash, credit2VirtualHash, orderIdHash, saleCardHash, transIdHash } from '../../src/domain/signatures';
+import { apmCreditvoidHash, apmSaleHash, createScheduleHash, credit2VirtualHash, orderIdHash, saleCardHash, transIdHash } from '../../src/domain/signatures';
+import { sessionBody } from '../support/checkout-client';
 import { InjectedFault } from '../support/flaky-store';
-import { checkAtEnd, checkAfterStep, InvariantBroken } from './invariants';
+import { checkAtEnd, checkAfterStep, InvariantBroken, isOpen } from './invariants';
 import { World, type WorldOptions } from './world';
 import type { Step } from './workload';
 
@@ -253,18 +254,12 @@ async function perform(world: World, model: Model, step: Step): Promise<void> {
       return;
     }
     case 'checkout-session': {
-      const order = { number: `co-${model.step}`, amount: text(step.amount), currency: 'USD', description: 'Simulated Checkout order' };
-      const body = {
-        merchant_key: m.merchant_key,
-        operation: 'purchase',
-        methods: ['card'],
+      const body = sessionBody(m, {
+        order: { number: `co-${model.step}`, amount: text(step.amount), currency: 'USD', description: 'Simulated Checkout order' },
         success_url: 'https://merchant.example/success',
         cancel_url: 'https://merchant.example/cancel',
         customer: { name: 'Sim Payer', email: 'payer@example.com' },
-        billing_address: { country: 'GB', city: 'London', address: '1 High St', zip: 'N1 1AA' },
-        order,
-        hash: checkoutHash([order.number, order.amount, order.currency, order.description], m.password),
-      };
+      });
       const response = await fetch(`${world.baseUrl}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const answer = (await response.json().catch(() => ({}))) as { redirect_url?: string };
       model.answers.push({ step: model.step, action: 'checkout session', status: response.status, body: answer });
@@ -373,7 +368,7 @@ async function perform(world: World, model: Model, step: Step): Promise<void> {
       const decided = [...world.provider.transactions.values()].filter((t) => t.pending && t.truth !== null);
       const tx = choose(open.length > 0 ? open : decided, step.pick);
       if (!tx) return;
-      if (tx.truth === null) tx.truth = world.random.chance(0.7) ? 'success' : 'declined';
+      if (tx.truth === null) tx.truth = providerVerdict(world);
       for (let i = 0; i < step.copies; i++) model.notifications.push({ connector: tx.connector, reference: tx.reference });
       return;
     }
@@ -428,11 +423,8 @@ async function deliverNotification(world: World, n: { connector: string; referen
 async function settleEverything(world: World, model: Model): Promise<void> {
   world.faults.failing = false;
   world.endpoint.down = false;
-  for (const tx of world.provider.undecidedPending(world.clock.now().getTime())) {
-    tx.truth = world.random.chance(0.7) ? 'success' : 'declined';
-    model.notifications.push({ connector: tx.connector, reference: tx.reference });
-  }
   for (const n of model.notifications.splice(0)) await deliverNotification(world, n);
+  await providerDecidesWhatItOwes(world);
   for (const ms of [60_000, 16 * 60_000, 60 * 60_000, 3 * 3600_000, 13 * 3600_000, 26 * 3600_000]) {
     world.clock.advance(ms);
     await world.runWorkers();
@@ -441,12 +433,20 @@ async function settleEverything(world: World, model: Model): Promise<void> {
   // What the last stops started (a scheduled payment whose answer was lost, a callback to retry) gets
   // its own deadlines too: the clock goes on in short steps, then longer ones, until nothing is open.
   for (let round = 0; round < 40 && ((await anythingOpen(world, model)) || (await callbacksOutstanding(world))); round++) {
-    for (const tx of world.provider.undecidedPending(world.clock.now().getTime())) {
-      tx.truth = world.random.chance(0.7) ? 'success' : 'declined';
-      await deliverNotification(world, { connector: tx.connector, reference: tx.reference });
-    }
+    await providerDecidesWhatItOwes(world);
     world.clock.advance(round < 10 ? 20 * 60_000 : 3 * 3600_000);
     await world.runWorkers();
+  }
+}
+
+/** What the provider decides of a pending transaction: mostly that it is paid. */
+const providerVerdict = (world: World): 'success' | 'declined' => (world.random.chance(0.7) ? 'success' : 'declined');
+
+/** The provider decides every pending transaction it still may, and notifies each once. */
+async function providerDecidesWhatItOwes(world: World): Promise<void> {
+  for (const tx of world.provider.undecidedPending(world.clock.now().getTime())) {
+    tx.truth = providerVerdict(world);
+    await deliverNotification(world, { connector: tx.connector, reference: tx.reference });
   }
 }
 
@@ -462,7 +462,7 @@ async function anythingOpen(world: World, model: Model): Promise<boolean> {
   for (const e of all) {
     if (e.type !== 'PaymentInitiated' || (e.data as { merchantId: string }).merchantId !== model.merchant.merchant_id) continue;
     const { state } = await foldPayment(world, (e.data as { paymentId: string }).paymentId);
-    if (state.exists && (['initiated', 'outcome_unknown', 'awaiting_3ds', 'awaiting_redirect', 'awaiting_provider'].includes(state.phase) || state.pendingOperation)) return true;
+    if (state.exists && isOpen(state)) return true;
   }
   return false;
 }

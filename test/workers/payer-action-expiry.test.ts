@@ -16,6 +16,17 @@ forEachStore('payer action expiry', (h) => {
     });
   };
 
+  /** A 3-D Secure SALE (the sandbox's 05/2038) whose payer has been gone for longer than the timeout. */
+  const threeDSPastItsTimeout = async () => {
+    const g = h();
+    const merchant = await g.createMerchant();
+    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
+    expect(sale.body.status).to.equal('3DS');
+    await g.gateway.readModels.catchUpToHead();
+    (g.clock as TestClock).advance(16 * 60_000);
+    return { g, merchant, sale };
+  };
+
   it('declines a 3DS payment whose payer never came back, once the timeout has passed', async () => {
     const g = h();
     const merchant = await g.createMerchant();
@@ -51,12 +62,7 @@ forEachStore('payer action expiry', (h) => {
   });
 
   it('does not finish at the acquirer a payment it declined for want of the payer, when the payer comes back late', async () => {
-    const g = h();
-    const merchant = await g.createMerchant();
-    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
-    expect(sale.body.status).to.equal('3DS');
-    await g.gateway.readModels.catchUpToHead();
-    (g.clock as TestClock).advance(16 * 60_000);
+    const { g, merchant, sale } = await threeDSPastItsTimeout();
     await run();
     const completions = sinon.spy(SandboxConnector.prototype, 'completePayerAction');
     try {
@@ -71,12 +77,7 @@ forEachStore('payer action expiry', (h) => {
   });
 
   it('asks the acquirer before declining: a payer who finished 3-D Secure, the answer lost on the way, is not declined', async () => {
-    const g = h();
-    const merchant = await g.createMerchant();
-    const sale = await g.sale(merchant, { card_exp_month: '05', card_exp_year: '2038' });
-    expect(sale.body.status).to.equal('3DS');
-    await g.gateway.readModels.catchUpToHead();
-    (g.clock as TestClock).advance(16 * 60_000);
+    const { g, merchant, sale } = await threeDSPastItsTimeout();
     // The acquirer authorized after the challenge; the gateway never recorded its answer.
     const status = sinon
       .stub(SandboxConnector.prototype, 'status')
