@@ -29,110 +29,14 @@
  * whatever ships the sources ships it too.
  */
 const { spawn } = require('node:child_process');
-const crypto = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
 const { gatewayNodeFlags, nodeFlagsFor } = require('./command-node-flags.cjs');
 
-const ROOT = path.resolve(__dirname, '../..');
-const DIST = path.join(ROOT, 'dist');
-const INFO = path.join(DIST, 'build-info.json');
-const SOURCE_DIRS = ['src', 'projections'];
-/** Files whose change changes the output. */
-const BUILD_INPUTS = ['tsconfig.json', 'package.json'];
+const { ROOT, ensureBuilt } = require('../adapters/os/dist-build.cjs');
 const ENTRIES = {
   main: { js: 'dist/src/main.js', ts: 'src/main.ts' },
   cli: { js: 'dist/src/cli/index.js', ts: 'src/cli/index.ts' },
 };
-
-function sourceFiles() {
-  const out = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = path.posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|cjs|js|json)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  for (const dir of SOURCE_DIRS) walk(dir);
-  return out.sort();
-}
-
-/** A digest of every input: what dist/ was built from, whatever the files' times say. */
-function sourceDigest(files) {
-  const hash = crypto.createHash('sha256');
-  for (const rel of [...files, ...BUILD_INPUTS]) {
-    hash.update(rel).update('\0');
-    try {
-      hash.update(fs.readFileSync(path.join(ROOT, rel)));
-    } catch {
-      hash.update('(missing)');
-    }
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
-
-function builtDigest() {
-  try {
-    return JSON.parse(fs.readFileSync(INFO, 'utf8')).sourceDigest;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Compiles into a fresh directory and swaps it in, so a process starting meanwhile never loads a
- * half-written dist/. Throws when it cannot (no compiler, read-only directory).
- */
-function build(files, digest) {
-  const esbuild = require('esbuild');
-  const staging = `${DIST}.building-${process.pid}`;
-  fs.rmSync(staging, { recursive: true, force: true });
-  try {
-    esbuild.buildSync({
-      entryPoints: files.filter((f) => f.endsWith('.ts')).map((f) => path.join(ROOT, f)),
-      outdir: staging,
-      outbase: ROOT,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      sourcemap: true,
-      tsconfig: path.join(ROOT, 'tsconfig.json'),
-      // `await import('./x')` becomes a require, as TypeScript's CommonJS output has it.
-      supported: { 'dynamic-import': false },
-      logLevel: 'error',
-    });
-    for (const rel of files.filter((f) => !f.endsWith('.ts'))) {
-      fs.mkdirSync(path.dirname(path.join(staging, rel)), { recursive: true });
-      fs.copyFileSync(path.join(ROOT, rel), path.join(staging, rel));
-    }
-    fs.writeFileSync(path.join(staging, 'build-info.json'), `${JSON.stringify({ sourceDigest: digest, builtAt: new Date().toISOString() }, null, 2)}\n`);
-    const old = `${DIST}.old-${process.pid}`;
-    if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
-    fs.renameSync(staging, DIST);
-    fs.rmSync(old, { recursive: true, force: true });
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
-  }
-}
-
-/** Builds when dist/ is missing or stale; false when it cannot be built here. */
-function ensureBuilt({ force = false, quiet = false } = {}) {
-  const files = sourceFiles();
-  const digest = sourceDigest(files);
-  if (!force && builtDigest() === digest) return true;
-  try {
-    const started = Date.now();
-    if (!quiet) process.stderr.write('Compiling src/ into dist/ (the sources changed since the last build)...');
-    build(files, digest);
-    if (!quiet) process.stderr.write(` done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    return true;
-  } catch (error) {
-    if (!quiet) process.stderr.write(` not possible here (${error.code || error.message}); running the sources through tsx\n`);
-    return false;
-  }
-}
 
 /** Runs the compiled `file` in this process, as `node file args` would. */
 function runHere(file, args) {
