@@ -1,12 +1,14 @@
 /**
- * `npm start` as a real process (src/main.ts under the tsx loader), against a data directory of the
- * test's choosing: for what only a whole process shows (file modes, exit codes, the banner).
+ * `npm start` as a real process (the launcher running the compiled gateway in its own process, with
+ * the node options `npm start` gives it), against a data directory of the test's choosing: for what
+ * only a whole process shows (file modes, exit codes, the banner, signals).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const LAUNCHER = path.join(ROOT, 'src/cli/launch.cjs');
+const { gatewayNodeFlags } = require('../../src/cli/command-node-flags.cjs') as { gatewayNodeFlags(): string[] };
 
 export interface GatewayProcess {
   baseUrl: string;
@@ -54,7 +56,7 @@ export function runGatewayToExit(dataDir: string, args: string[] = [], env: Reco
 }
 
 function spawnGateway(dataDir: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(TSX, ['src/main.ts', ...args], {
+  return spawn(process.execPath, [...gatewayNodeFlags(), LAUNCHER, 'main', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
