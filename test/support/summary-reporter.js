@@ -2,7 +2,8 @@
 // The spec reporter, plus the ten slowest test files, the skipped count and one plain closing line
 // "N passed, N failed" that CI reads. A file's time is the sum of its tests' and hooks' durations, as
 // measured where the file ran, so it reads the same whether the files run one after another or in
-// parallel workers.
+// parallel workers. TEST_FILE_TIMES=<file> also writes every file's time there, as JSON.
+const fs = require('node:fs');
 const path = require('node:path');
 const Mocha = require('mocha');
 
@@ -22,7 +23,12 @@ class SummaryReporter extends Mocha.reporters.Spec {
     runner.on(EVENT_HOOK_END, add);
     runner.once(EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
-      const slowest = [...fileMs].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST_SHOWN);
+      const byTime = [...fileMs].sort((a, b) => b[1] - a[1]);
+      const slowest = byTime.slice(0, SLOWEST_SHOWN);
+      if (process.env.TEST_FILE_TIMES) {
+        const times = Object.fromEntries(byTime.map(([file, ms]) => [path.relative(process.cwd(), file), Math.round(ms)]));
+        fs.writeFileSync(process.env.TEST_FILE_TIMES, `${JSON.stringify(times, null, 2)}\n`);
+      }
       const lines = slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${path.relative(process.cwd(), file)}`);
       const table = lines.length ? `\nSlowest test files:\n${lines.join('\n')}\n` : '';
       process.stdout.write(`${table}\n${pending} skipped\n${passes} passed, ${failures} failed\n`);
