@@ -51,6 +51,11 @@ export class FaultInjector {
   failing = true;
   /** Faults injected so far, by kind. */
   readonly injected = { refused: 0, 'lost reply': 0, slow: 0 };
+  /**
+   * Set to 'refused' for an outage in which nothing reaches the database: no call commits, not even
+   * one whose reply would be lost.
+   */
+  only: 'refused' | null = null;
   private readonly random: () => number;
 
   constructor(
@@ -66,7 +71,7 @@ export class FaultInjector {
   async call<T>(what: string, perform: () => Promise<T>): Promise<T> {
     if (!this.failing || !this.affects(what) || this.random() >= this.rate) return perform();
     const pick = this.random();
-    if (pick < 0.4) {
+    if (pick < 0.4 || this.only === 'refused') {
       this.injected.refused++;
       throw new InjectedFault('refused', what);
     }
