@@ -3,6 +3,7 @@
  * shop's name, and the "Secured by the gateway" note. Pure functions returning HTML; every value
  * from a merchant or payer goes through escapeHtml.
  */
+import { htmlDocument } from '../html/document';
 import { faviconLinks } from '../html/favicon';
 import { escapeHtml } from '../html/page-kit';
 import { CHECKOUT_ASSETS } from './assets';
@@ -49,28 +50,23 @@ export interface DocumentOptions {
 export const assetUrl = (prefix: string, asset: { path: string; version: string }): string => `${prefix}${asset.path}?v=${asset.version}`;
 
 export function renderDocument(options: DocumentOptions): string {
-  const scripts = [...(options.withoutPageScript ? [] : [assetUrl(options.prefix, CHECKOUT_ASSETS.js)]), ...(options.scripts ?? [])]
-    .map((src) => `\n<script src="${escapeHtml(src)}" defer></script>`)
-    .join('');
+  const seconds = (n: number): number => Math.max(1, Math.floor(n));
   const refresh = options.refreshSeconds
-    ? `\n<meta http-equiv="refresh" content="${Math.max(1, Math.floor(options.refreshSeconds))}">`
+    ? [`<meta http-equiv="refresh" content="${seconds(options.refreshSeconds)}">`]
     : options.noscriptRefreshSeconds
-      ? `\n<noscript><meta http-equiv="refresh" content="${Math.max(1, Math.floor(options.noscriptRefreshSeconds))}"></noscript>`
-      : '';
+      ? [`<noscript><meta http-equiv="refresh" content="${seconds(options.noscriptRefreshSeconds)}"></noscript>`]
+      : [];
   const shop = options.shopName ? `<span class="shop">${escapeHtml(options.shopName)}</span>` : '<span class="shop">Secure payment</span>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="format-detection" content="telephone=no">${refresh}
-<title>${escapeHtml(options.title)}</title>
-${faviconLinks(options.prefix)}
-<link rel="stylesheet" href="${escapeHtml(assetUrl(options.prefix, CHECKOUT_ASSETS.css))}">${scripts}
-</head>
-<body>
-<div class="shell">
+  const head = {
+    title: options.title,
+    meta: ['<meta name="format-detection" content="telephone=no">', ...refresh],
+    icons: faviconLinks(options.prefix),
+    stylesheets: [assetUrl(options.prefix, CHECKOUT_ASSETS.css)],
+    scripts: [...(options.withoutPageScript ? [] : [assetUrl(options.prefix, CHECKOUT_ASSETS.js)]), ...(options.scripts ?? [])],
+  };
+  return htmlDocument(
+    head,
+    `<div class="shell">
 <header class="topbar">
   ${shop}
   ${SECURED_NOTE}
@@ -78,10 +74,8 @@ ${faviconLinks(options.prefix)}
 <main id="main" class="card">
 ${options.main}
 </main>
-</div>
-</body>
-</html>
-`;
+</div>`,
+  );
 }
 
 /** A page with one message: a heading, a paragraph or two, and optionally one action. */

@@ -6,6 +6,7 @@
  * Pages carry no inline script and no inline style (the CSP forbids both): the stylesheet and the
  * one script are files the gateway serves (assets.ts).
  */
+import { htmlDocument } from '../html/document';
 import { escapeHtml as esc } from '../html/page-kit';
 import type { DashboardSession } from './session';
 
@@ -57,18 +58,9 @@ export function layout(options: {
   const flash = options.flash
     ? `<div class="flash flash-${options.flash.kind}" role="${options.flash.kind === 'error' ? 'alert' : 'status'}">${esc(options.flash.text)}</div>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${esc(options.title)} · Ledger gateway</title>
-<link rel="stylesheet" href="${STYLE_PATH}">
-<script src="${SCRIPT_PATH}" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
+  return htmlDocument(
+    { title: `${options.title} · Ledger gateway`, stylesheets: [STYLE_PATH], scripts: [SCRIPT_PATH] },
+    `<a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <a class="brand" href="/dashboard">Ledger gateway <span class="env">${esc(options.environment)}</span></a>
 ${nav}
@@ -78,10 +70,8 @@ ${nav}
 ${flash}
 ${options.main}
 </main>
-<footer class="bottom"><a href="/docs/api">API reference</a> · <a href="/openapi.json">openapi.json</a> · <a href="/health">/health</a></footer>
-</body>
-</html>
-`;
+<footer class="bottom"><a href="/docs/api">API reference</a> · <a href="/openapi.json">openapi.json</a> · <a href="/health">/health</a></footer>`,
+  );
 }
 
 export function csrfInput(session: DashboardSession): string {

@@ -3,6 +3,7 @@
  * served from the gateway (frame-script.ts) because its CSP allows no inline code, and the only
  * place it may connect to is the gateway itself.
  */
+import { htmlDocument } from '../html/document';
 import { escapeHtml } from '../html/page-kit';
 
 export const FRAME_PATH = '/hosted-fields/frame';
@@ -45,21 +46,11 @@ export const isFieldName = (value: unknown): value is FieldName => typeof value 
 export function renderFieldFrame(field: FieldName, placeholder?: string): string {
   const spec = FIELDS[field];
   const shown = placeholder !== undefined ? placeholder.slice(0, 64) : spec.placeholder;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(spec.label)}</title>
-<link rel="stylesheet" href="${FRAME_STYLE_PATH}">
-</head>
-<body>
-<input id="field" name="${spec.name}" type="text" inputmode="numeric" autocomplete="${spec.autocomplete}" autocorrect="off" spellcheck="false" maxlength="${spec.maxLength}" aria-label="${escapeHtml(spec.label)}" aria-invalid="false" placeholder="${escapeHtml(shown)}">
-<script src="${FRAME_SCRIPT_PATH}"></script>
-</body>
-</html>
-`;
+  return htmlDocument(
+    { title: spec.label, robots: 'noindex', stylesheets: [FRAME_STYLE_PATH] },
+    `<input id="field" name="${spec.name}" type="text" inputmode="numeric" autocomplete="${spec.autocomplete}" autocorrect="off" spellcheck="false" maxlength="${spec.maxLength}" aria-label="${escapeHtml(spec.label)}" aria-invalid="false" placeholder="${escapeHtml(shown)}">
+<script src="${FRAME_SCRIPT_PATH}"></script>`,
+  );
 }
 
 /** The frame's default look; the merchant's style (configure message) is applied over it. */

@@ -6,7 +6,11 @@
  */
 
 import { BROWSER_FIELD_DEFAULTS } from './browser-info';
+import { htmlDocument } from './document';
+import { escapeHtml } from './escape';
 import { faviconLinks } from './favicon';
+
+export { escapeHtml };
 
 /**
  * Path the API serves AUTO_SUBMIT_JS from (with `Content-Type: text/javascript`): the one script of
@@ -30,20 +34,6 @@ export const HOSTED_PAGE_CSP = [
   "form-action 'self' https: http:",
   "base-uri 'none'",
 ].join('; ');
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Safe for element content and for quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]);
-}
 
 /**
  * Refuses anything a form must not post to: only absolute http(s) URLs and same-origin paths pass.
@@ -96,26 +86,8 @@ const STYLES = `
 
 /** The document around a hosted page's `<main>` content. `scripts` are same-origin paths. */
 export function renderHostedPage(options: { title: string; main: string; scripts?: string[] }): string {
-  const scripts = (options.scripts ?? [])
-    .map((src) => `\n<script src="${escapeHtml(src)}" defer></script>`)
-    .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(options.title)}</title>
-${faviconLinks()}
-<style>${STYLES}</style>${scripts}
-</head>
-<body>
-<main>
-${options.main}
-</main>
-</body>
-</html>
-`;
+  const head = { title: options.title, icons: faviconLinks(), inlineStyle: STYLES, scripts: options.scripts };
+  return htmlDocument(head, `<main>\n${options.main}\n</main>`);
 }
 
 /**

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
+import { htmlDocument } from '../html/document';
 import { escapeHtml } from '../html/page-kit';
 import { buildOpenApiDocument, type OpenApiOptions } from './document';
 
@@ -54,24 +55,16 @@ body { margin: 0; background: #fafafa; }
 .docs-header h1 { font-size: 1.1rem; margin: 0; }
 `;
 
-const page = () => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>API reference · Ledger gateway</title>
-<link rel="stylesheet" href="/docs/api/assets/swagger-ui.css">
-<link rel="stylesheet" href="/docs/api/assets/page.css">
-<script src="/docs/api/assets/swagger-ui-bundle.js" defer></script>
-<script src="/docs/api/assets/init.js" defer></script>
-</head>
-<body>
-<header class="docs-header"><h1>Ledger gateway API reference</h1><a href="/openapi.json">openapi.json</a><a href="/">Home</a><a href="/dashboard">Dashboard</a></header>
-<main id="swagger-ui"><noscript><p>This page needs JavaScript. The document itself: <a href="${escapeHtml('/openapi.json')}">/openapi.json</a>.</p></noscript></main>
-</body>
-</html>
-`;
+const page = () =>
+  htmlDocument(
+    {
+      title: 'API reference · Ledger gateway',
+      stylesheets: ['/docs/api/assets/swagger-ui.css', '/docs/api/assets/page.css'],
+      scripts: ['/docs/api/assets/swagger-ui-bundle.js', '/docs/api/assets/init.js'],
+    },
+    `<header class="docs-header"><h1>Ledger gateway API reference</h1><a href="/openapi.json">openapi.json</a><a href="/">Home</a><a href="/dashboard">Dashboard</a></header>
+<main id="swagger-ui"><noscript><p>This page needs JavaScript. The document itself: <a href="${escapeHtml('/openapi.json')}">/openapi.json</a>.</p></noscript></main>`,
+  );
 
 export function swaggerUiDirectory(): string {
   return path.dirname(require.resolve('swagger-ui-dist/package.json'));
