@@ -10,7 +10,7 @@
  * just leaves the fields empty, as before.
  */
 import type Koa from 'koa';
-import type { KeptValues } from './form-page';
+import type { KeptValues } from './form-field';
 import { keptValues } from './pay-form';
 
 export const KEPT_COOKIE = 'checkout_form';

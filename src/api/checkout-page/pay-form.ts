@@ -6,7 +6,7 @@
 import type { FieldProblem, PayInput } from '../../application/checkout/checkout-service';
 import type { BrowserAttributes } from '../../domain/payment/events';
 import { isCountryCode } from './countries';
-import type { KeptValues } from './form-page';
+import type { KeptValues } from './form-field';
 
 /** Longest value kept from any field; nothing on this form is longer. */
 const MAX_FIELD_LENGTH = 256;
