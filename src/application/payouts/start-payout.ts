@@ -13,7 +13,7 @@
  */
 import { newId } from '../new-id';
 import { DomainError } from '../../domain/errors';
-import { DUPLICATE_WINDOW_MS, ORDER_EVENT_SCHEMA_VERSION, judgeRepeat, orderStreamId, type OrderIdReserved } from '../../domain/order/order-reservation';
+import { DUPLICATE_WINDOW_MS } from '../../domain/order/order-reservation';
 import type { AuthorizationResult } from '../../domain/payment/commands';
 import { paymentDecider } from '../../domain/payment/decider';
 import { paymentStreamId, type MethodSnapshot, type PayerSnapshot } from '../../domain/payment/events';
@@ -26,7 +26,8 @@ import { DuplicatePaymentError } from '../payments/errors';
 import { existing } from '../payments/existing';
 import { paymentStream } from '../payments/payment-stream';
 import { routeOf } from '../payments/start-payment/route';
-import { NO_STREAM, WrongExpectedVersionError, type EventMetadata } from '../ports/event-store';
+import { orderReservation, orderTaken, repeatOf } from '../order-reservation';
+import { NO_STREAM, type EventMetadata } from '../ports/event-store';
 import type { PayoutBalances } from './payout-balances';
 
 export type PayoutDeps = Pick<PaymentDeps, 'store' | 'connectors' | 'clock' | 'logger' | 'baseUrl' | 'replayWaitMs'> & { balances: PayoutBalances };
@@ -95,20 +96,16 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
     },
     { exists: false },
   );
-  const reservation: OrderIdReserved = {
-    type: 'OrderIdReserved',
-    data: { merchantId: request.merchantId, orderId: request.orderId, paymentId, reservedAt: now },
-  };
-  const orderStream = orderStreamId(request.merchantId, request.orderId);
+  const reservation = orderReservation({ merchantId: request.merchantId, orderId: request.orderId, paymentId }, now, metadata);
   let version: bigint;
   try {
     const results = await store.appendMultiple([
-      { streamId: orderStream, events: [toNewEvent(reservation, ORDER_EVENT_SCHEMA_VERSION, metadata)], expected: NO_STREAM },
+      reservation,
       { streamId: paymentStreamId(paymentId), events: initiated.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)), expected: NO_STREAM },
     ]);
     version = results[results.length - 1]!.nextExpectedVersion;
   } catch (error) {
-    if (!(error instanceof WrongExpectedVersionError) || error.streamId !== orderStream) throw error;
+    if (!orderTaken(error, reservation)) throw error;
     return { payment: await replayOrReject(deps, request), replayed: true };
   }
   let state: PaymentState = initiated.reduce(paymentDecider.evolve, paymentDecider.initialState());
@@ -159,15 +156,12 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
  * duplicate, a SALE's order id too.
  */
 async function replayOrReject(deps: PayoutDeps, request: PayoutRequest): Promise<ExistingPayment> {
-  const events = await deps.store.readStream(orderStreamId(request.merchantId, request.orderId));
-  const reserved = events.find((e) => e.type === 'OrderIdReserved');
-  if (!reserved || (reserved.data as OrderIdReserved['data']).sessionId) throw new DuplicatePaymentError();
-  const verdict = judgeRepeat(reserved.data as OrderIdReserved['data'], deps.clock.now());
+  const verdict = await repeatOf(deps.store, request, 'payment', deps.clock.now());
   if (verdict.kind === 'duplicate') throw new DuplicatePaymentError();
   const deadline = Date.now() + (deps.replayWaitMs ?? DUPLICATE_WINDOW_MS);
   const stream = paymentStream(deps.store);
   for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
-    const { state } = await stream.load(verdict.paymentId);
+    const { state } = await stream.load(verdict.owner);
     if (state.exists && state.kind !== 'credit') throw new DuplicatePaymentError();
     if (state.exists && state.phase !== 'initiated') return state;
     if (Date.now() > deadline) {
