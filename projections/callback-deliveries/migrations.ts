@@ -1,6 +1,12 @@
 import type { SchemaDb } from '../projection-module';
 
 export async function migrateCallbackDeliveries(db: SchemaDb): Promise<void> {
+  await createDeliveries(db);
+  await indexDeliveries(db);
+  await createAttempts(db);
+}
+
+async function createDeliveries(db: SchemaDb): Promise<void> {
   await db.schema
     .createTable('callback_deliveries')
     .ifNotExists()
@@ -21,6 +27,9 @@ export async function migrateCallbackDeliveries(db: SchemaDb): Promise<void> {
     .addColumn('scheduled_position', 'bigint', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .execute();
+}
+
+async function indexDeliveries(db: SchemaDb): Promise<void> {
   await db.schema
     .createIndex('callback_deliveries_due_idx')
     .ifNotExists()
@@ -61,6 +70,9 @@ export async function migrateCallbackDeliveries(db: SchemaDb): Promise<void> {
     .on('callback_deliveries')
     .columns(['merchant_id', 'status', 'scheduled_position'])
     .execute();
+}
+
+async function createAttempts(db: SchemaDb): Promise<void> {
   await db.schema
     .createTable('callback_attempts')
     .ifNotExists()
