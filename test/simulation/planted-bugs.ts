@@ -4,7 +4,7 @@
  * wrapper off again.
  */
 import sinon from 'sinon';
-import { Notifier } from '../../src/application/callbacks/notifier';
+import { NotifierRuntime } from '../../src/application/callbacks/notifier-runtime';
 import type { PaymentCommand } from '../../src/domain/payment/commands';
 import { paymentDecider } from '../../src/domain/payment/decider';
 import type { PaymentState } from '../../src/domain/payment/state';
@@ -40,7 +40,7 @@ export function plant(bug: PlantedBug): () => void {
     case 'callback-skipped-after-store-error': {
       // A scheduling that fails once is taken as done, with nothing to send.
       type Retrying = (what: string, work: () => Promise<unknown>, untilMs?: number) => Promise<{ ok: boolean; value?: unknown }>;
-      const proto = Notifier.prototype as unknown as { retrying: Retrying };
+      const proto = NotifierRuntime.prototype as unknown as { retrying: Retrying };
       const retrying = proto.retrying;
       sandbox.replace(proto, 'retrying', function (this: unknown, what: string, work: () => Promise<unknown>, untilMs?: number) {
         if (what !== 'scheduling') return retrying.call(this, what, work, untilMs);
