@@ -1,20 +1,7 @@
 /**
- * What a merchant is told about an S2S APM payment's event (docs/reference/callbacks.md#s2s-apm-callbacks). Pure, like the S2S
- * CARD table in callback-content.ts, which dispatches here by the payment's protocol:
- *
- * | Event | action | result | status |
- * |---|---|---|---|
- * | PaymentSettled | SALE | SUCCESS | SETTLED |
- * | PaymentAuthorized | SALE | SUCCESS | PENDING |
- * | PaymentDeclined (provider, its page, timeout, QR code expired) | SALE | DECLINED | DECLINED |
- * | PaymentCascaded, the first of a payment | SALE | DECLINED | DECLINED |
- * | PayerRedirectRequired | SALE | REDIRECT | REDIRECT (PENDING for a QR code) |
- * | PaymentPending | SALE | INIT | PENDING |
- * | PaymentOutcomeUnknown | SALE | UNDEFINED | PREPARE |
- * | CaptureSucceeded / CaptureDeclined | CAPTURE | SUCCESS / DECLINED | SETTLED / PENDING |
- * | PaymentVoided / VoidDeclined | VOID | SUCCESS / DECLINED | VOID / SETTLED |
- * | RefundSucceeded / RefundDeclined | CREDITVOID | SUCCESS / DECLINED | REFUND (SETTLED after a partial refund) / SETTLED |
- * | AuthorizationReversed / ReversalDeclined | CREDITVOID | SUCCESS / DECLINED | REVERSAL / PENDING |
+ * What a merchant is told about an S2S APM payment's event (docs/reference/callbacks.md#s2s-apm-callbacks):
+ * what callback-table.ts says of the event, laid out with the payment. A redirect's status is
+ * REDIRECT, PENDING for a QR code.
  *
  * Fields, in order: action, result, status, order_id, trans_id, trans_date (of the event, UTC),
  * descriptor (SALE and CAPTURE), amount (of the operation, in the currency's exponent: none for
@@ -26,73 +13,16 @@
  * (signatures.ts `apmCallbackHash`, the §7 test vector).
  */
 import { formatMinor } from '../money';
-import type { PaymentEvent } from '../payment/events';
-import type { ExistingPayment, PaymentStatus } from '../payment/state';
+import type { ExistingPayment } from '../payment/state';
 import { apmCallbackHash } from '../signatures';
-import type { CallbackContext } from './callback-content';
-import { followUpOutcomeOf } from './follow-up-outcome';
+import type { CallbackContext } from './callback-context';
+import type { S2sOutcome } from './callback-outcomes';
 import { conversionCallbackFields } from './conversion-fields';
 import { flattenField, formDate, type FormFields } from './form-fields';
 import { protocolMappingFields } from './protocol-mapping-fields';
 
-type ApmAction = 'SALE' | 'CAPTURE' | 'VOID' | 'CREDITVOID';
-type ApmResult = 'SUCCESS' | 'DECLINED' | 'REDIRECT' | 'INIT' | 'UNDEFINED';
-
-interface Outcome {
-  action: ApmAction;
-  result: ApmResult;
-  /** When the event reports an attempt rather than where the payment stands now. */
-  status?: PaymentStatus;
-  amount: number;
-  at: string;
-  declineReason?: string;
-}
-
-/** Null for an event merchants are not called about. */
-function outcomeOf(event: PaymentEvent, after: ExistingPayment): Outcome | null {
-  switch (event.type) {
-    case 'PaymentSettled':
-      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.settledAt };
-    case 'PaymentAuthorized':
-      return { action: 'SALE', result: 'SUCCESS', amount: event.data.amount, at: event.data.authorizedAt };
-    case 'PaymentDeclined':
-      return { action: 'SALE', result: 'DECLINED', amount: after.amount, at: event.data.declinedAt, declineReason: event.data.reason };
-    case 'PaymentCascaded':
-      return after.cascadedFrom?.length === 1
-        ? { action: 'SALE', result: 'DECLINED', status: 'DECLINED', amount: after.amount, at: event.data.cascadedAt, declineReason: event.data.reason }
-        : null;
-    case 'ThreeDSChallengeRequired':
-    case 'PayerRedirectRequired':
-      return { action: 'SALE', result: 'REDIRECT', amount: after.amount, at: event.data.requiredAt };
-    case 'PaymentPending':
-      return { action: 'SALE', result: 'INIT', amount: after.amount, at: event.data.pendingAt };
-    case 'PaymentOutcomeUnknown':
-      return { action: 'SALE', result: 'UNDEFINED', amount: after.amount, at: event.data.at };
-    case 'CaptureSucceeded':
-    case 'CaptureDeclined':
-    case 'PaymentVoided':
-    case 'VoidDeclined':
-    case 'RefundSucceeded':
-    case 'RefundDeclined':
-    case 'AuthorizationReversed':
-    case 'ReversalDeclined':
-      return followUpOutcomeOf(event);
-    case 'PaymentInitiated':
-    case 'CaptureRequested':
-    case 'VoidRequested':
-    case 'CreditVoidRequested':
-      return null;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
-
-/** The ordered fields of the callback for `event`, or null when merchants are not called about it. */
-export function apmCallbackFieldsFor(event: PaymentEvent, after: ExistingPayment, ctx: CallbackContext): FormFields | null {
-  const outcome = outcomeOf(event, after);
-  if (!outcome) return null;
+/** The ordered fields of the callback; `after` is the payment state right after the event. */
+export function apmCallbackContent(outcome: S2sOutcome, after: ExistingPayment, ctx: CallbackContext): FormFields {
   const fields: FormFields = [
     ['action', outcome.action],
     ['result', outcome.result],

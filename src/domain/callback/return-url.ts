@@ -5,7 +5,7 @@
  */
 import type { ProtocolMapping } from '../merchant/protocol-mapping';
 import type { ExistingPayment } from '../payment/state';
-import { s2sCardHashOf } from './callback-content';
+import { s2sCardHashOf } from './s2s-card-callback-content';
 import type { FormFields } from './form-fields';
 
 /** The decoded name of one `name=value` segment of a query, as a form decoder reads it. */
