@@ -58,88 +58,74 @@ export function digitalWalletOf(p: Pick<ProtocolMappingSource, 'card' | 'method'
   return p.method && isWallet(p.method.brand) ? p.method.brand : undefined;
 }
 
-function valuesOf(p: ProtocolMappingSource, group: CallbackFieldSwitch): Record<string, string | undefined> {
+type FieldValues = Record<string, string | undefined>;
+
+/** The payer's own fields, each switched on alone. */
+const payerField =
+  (name: string, key: keyof ProtocolMappingSource['payer']) =>
+  (p: ProtocolMappingSource): FieldValues => ({ [name]: p.payer[key] });
+
+function threeDSValues(p: ProtocolMappingSource): FieldValues {
   const t = p.threeDS;
-  const b = p.browser ?? {};
-  const payer = p.payer;
-  switch (group) {
-    case 'card':
-      // A payment made with an alternative method has no card: the fields have no value.
-      return p.card ? { card: p.card.mask, card_expiration_date: cardExpirationDate(p.card) } : { card: undefined, card_expiration_date: undefined };
-    case 'brand':
-      return { brand: p.method?.brand ?? p.card?.brand };
-    case 'arn_rrn':
-      return { arn: p.arn, rrn: p.rrn };
-    case 'card_on_file':
-      return cardOnFile(p);
-    case 'checkout_payment_method':
-      // A card payment is `card` whatever its brand; an alternative method is its identifier; a
-      // wallet is the wallet's even when the gateway decrypted its token (spec, Protocol Mapping).
-      return { checkout_payment_method: digitalWalletOf(p) ?? p.method?.brand ?? 'card' };
-    case 'three_ds':
-      return {
-        threeDSServerTransID: t?.threeDSServerTransID,
-        dsTransID: t?.dsTransID,
-        acsTransID: t?.acsTransID,
-        xid: t?.xid,
-        transStatus: t?.transStatus,
-        transStatusReason: t?.transStatusReason,
-        eci: t?.eci,
-        protocolVersion: t?.protocolVersion,
-        authenticationFlow: t?.authenticationFlow,
-      };
-    case 'browser':
-      return {
-        browser_color_depth: text(b.colorDepth),
-        browser_screen_height: text(b.screenHeight),
-        browser_screen_width: text(b.screenWidth),
-        browser_java_enabled: text(b.javaEnabled),
-        browser_javascript_enabled: text(b.javascriptEnabled),
-        browser_language: b.language,
-        browser_timezone_offset: text(b.timezoneOffset),
-        browser_user_agent: b.userAgent,
-        browser_accept_headers: b.acceptHeaders,
-        browser_platform: b.platform,
-      };
-    case 'wallet':
-      // `pan_type` only when the token was decrypted (card flow): the virtual flow never sees the card.
-      return { digital_wallet: digitalWalletOf(p), pan_type: p.card?.panType };
-    case 'payer_first_name':
-      return { payer_first_name: payer.firstName };
-    case 'payer_last_name':
-      return { payer_last_name: payer.lastName };
-    case 'payer_birth_date':
-      return { payer_birth_date: payer.birthDate };
-    case 'payer_address':
-      return { payer_address: payer.address };
-    case 'payer_address2':
-      return { payer_address2: payer.address2 };
-    case 'payer_house_number':
-      return { payer_house_number: payer.houseNumber };
-    case 'payer_phone_country_code':
-      return { payer_phone_country_code: payer.phoneCountryCode };
-    case 'payer_country':
-      return { payer_country: payer.country };
-    case 'payer_state':
-      return { payer_state: payer.state };
-    case 'payer_city':
-      return { payer_city: payer.city };
-    case 'payer_district':
-      return { payer_district: payer.district };
-    case 'payer_zip':
-      return { payer_zip: payer.zip };
-    case 'payer_email':
-      return { payer_email: payer.email };
-    case 'payer_phone':
-      return { payer_phone: payer.phone };
-    case 'payer_ip':
-      return { payer_ip: payer.ip };
-    default: {
-      const unreachable: never = group;
-      return unreachable;
-    }
-  }
+  return {
+    threeDSServerTransID: t?.threeDSServerTransID,
+    dsTransID: t?.dsTransID,
+    acsTransID: t?.acsTransID,
+    xid: t?.xid,
+    transStatus: t?.transStatus,
+    transStatusReason: t?.transStatusReason,
+    eci: t?.eci,
+    protocolVersion: t?.protocolVersion,
+    authenticationFlow: t?.authenticationFlow,
+  };
 }
+
+function browserValues(p: ProtocolMappingSource): FieldValues {
+  const b = p.browser ?? {};
+  return {
+    browser_color_depth: text(b.colorDepth),
+    browser_screen_height: text(b.screenHeight),
+    browser_screen_width: text(b.screenWidth),
+    browser_java_enabled: text(b.javaEnabled),
+    browser_javascript_enabled: text(b.javascriptEnabled),
+    browser_language: b.language,
+    browser_timezone_offset: text(b.timezoneOffset),
+    browser_user_agent: b.userAgent,
+    browser_accept_headers: b.acceptHeaders,
+    browser_platform: b.platform,
+  };
+}
+
+/** What each switch's fields hold for a payment. */
+const VALUES: { [G in CallbackFieldSwitch]: (p: ProtocolMappingSource) => FieldValues } = {
+  // A payment made with an alternative method has no card: the fields have no value.
+  card: (p) => (p.card ? { card: p.card.mask, card_expiration_date: cardExpirationDate(p.card) } : { card: undefined, card_expiration_date: undefined }),
+  brand: (p) => ({ brand: p.method?.brand ?? p.card?.brand }),
+  arn_rrn: (p) => ({ arn: p.arn, rrn: p.rrn }),
+  card_on_file: (p) => cardOnFile(p),
+  // A card payment is `card` whatever its brand; an alternative method is its identifier; a
+  // wallet is the wallet's even when the gateway decrypted its token (spec, Protocol Mapping).
+  checkout_payment_method: (p) => ({ checkout_payment_method: digitalWalletOf(p) ?? p.method?.brand ?? 'card' }),
+  three_ds: threeDSValues,
+  browser: browserValues,
+  // `pan_type` only when the token was decrypted (card flow): the virtual flow never sees the card.
+  wallet: (p) => ({ digital_wallet: digitalWalletOf(p), pan_type: p.card?.panType }),
+  payer_first_name: payerField('payer_first_name', 'firstName'),
+  payer_last_name: payerField('payer_last_name', 'lastName'),
+  payer_birth_date: payerField('payer_birth_date', 'birthDate'),
+  payer_address: payerField('payer_address', 'address'),
+  payer_address2: payerField('payer_address2', 'address2'),
+  payer_house_number: payerField('payer_house_number', 'houseNumber'),
+  payer_phone_country_code: payerField('payer_phone_country_code', 'phoneCountryCode'),
+  payer_country: payerField('payer_country', 'country'),
+  payer_state: payerField('payer_state', 'state'),
+  payer_city: payerField('payer_city', 'city'),
+  payer_district: payerField('payer_district', 'district'),
+  payer_zip: payerField('payer_zip', 'zip'),
+  payer_email: payerField('payer_email', 'email'),
+  payer_phone: payerField('payer_phone', 'phone'),
+  payer_ip: payerField('payer_ip', 'ip'),
+};
 
 /**
  * The switched-on fields, in the mapping's canonical order. `card` adds nothing to a callback,
@@ -149,7 +135,7 @@ export function protocolMappingFields(p: ProtocolMappingSource, mapping: Protoco
   const out: FormFields = [];
   for (const group of mapping.fields) {
     if (group === 'card' && presence === 'callback') continue;
-    const values = valuesOf(p, group);
+    const values = VALUES[group](p);
     for (const name of PROTOCOL_MAPPING_FIELDS[group]) {
       const value = values[name];
       if (value !== undefined && value !== '') out.push([name, value]);
