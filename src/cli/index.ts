@@ -15,7 +15,7 @@ import { historyCommand, historyHelp } from './history-command';
 import { ledgerCommand, ledgerHelp } from './ledger-command';
 import { payoutsCommand, payoutsHelp } from './payouts-command';
 import { projectionsCommand, projectionsHelp } from './projections-command';
-import { seedCommand, seedHelp } from './seed-command';
+import { seedCommand, seedHelp } from './seed/seed-command';
 import { clockCommand, clockHelp } from './clock-command';
 import { chainCommand, chainHelp } from './chain-command';
 import { signCommand, signHelp } from './sign-command';
