@@ -23,3 +23,6 @@ export function paymentsContinuedIn(events: readonly StoredEvent[]): string[] {
   for (const e of events) if (!firstType.has(String(e.data.paymentId))) firstType.set(String(e.data.paymentId), e.type);
   return [...firstType].filter(([, type]) => type !== 'PaymentInitiated').map(([id]) => id);
 }
+
+/** The payment event of one type, as a projection's apply function for that type receives it. */
+export type PaymentEventOf<T extends PaymentEvent['type']> = Extract<PaymentEvent, { type: T }>;
