@@ -60,114 +60,138 @@ export const auditHelp: CommandHelp = {
 export async function auditCommand(p: Parsed): Promise<number> {
   const json = p.flags.get('json') === true;
   switch (p.positional[1]) {
-    case 'verify': {
-      const config = loadConfig();
-      const publicKey = await existingPublicKey(config);
-      const progress = startProgress({ label: 'Verifying', unit: 'events', json });
-      const report = await withRawStore(config, (store) =>
-        verifyEventLog(store, {
-          // Only EventStoreDB keeps events from before chains existed: it never rewrites history.
-          allowUnchainedHistory: config.eventStore === 'eventstoredb',
-          // Signatures are checked when this gateway's key is at hand; the Merkle roots always.
-          publicKey,
-          // The share of the log read (positions are byte offsets on EventStoreDB: a share all the same).
-          onPage: ({ events, position, head }) => progress.update(events, Number(position) / Number(head)),
-        }),
-      ).finally(() => progress.finish());
-      print(toJson(report), json, () => describe(report));
-      return report.ok ? 0 : 1;
-    }
-    case 'checkpoint': {
-      const config = loadConfig();
-      const signer = await signerOf(config);
-      const recorded = await withRawStore(config, (store) => new CheckpointRecorder({ store, clock: systemClock, signer }).recordIfMoved());
-      print(recorded ? signedCheckpointOf(recorded, signer.publicKey) : { recorded: false }, json, () =>
-        recorded
-          ? `Checkpoint recorded: ${recorded.treeSize} events up to position ${recorded.upToPosition}, root ${recorded.rootHash}`
-          : 'Nothing to record: no event since the last checkpoint.',
-      );
-      return 0;
-    }
-    case 'key': {
-      const signer = await signerOf(loadConfig());
-      print({ public_key: publicKeyPem(signer.publicKey), key_id: signer.keyId }, json, () => publicKeyPem(signer.publicKey).trimEnd());
-      return 0;
-    }
-    case 'proof': {
-      const transId = p.positional[2];
-      if (!transId) throw usageError(auditHelp, 'audit proof needs a trans_id');
-      const out = flag(p, 'out');
-      const config = loadConfig();
-      const signer = await signerOf(config);
-      const proof = await withRawStore(config, async (store) => {
-        const stored = await store.readStream(paymentStreamId(transId));
-        if (stored.length === 0) throw new UsageError(`No payment ${transId}`);
-        const latest = await latestSignedCheckpoint(store);
-        // The payment's newest event is not under a signed checkpoint yet: this command records one.
-        if (!latest || BigInt(latest.upToPosition) < stored[stored.length - 1]!.position) {
-          await new CheckpointRecorder({ store, clock: systemClock, signer }).recordIfMoved();
-        }
-        return buildPaymentProof(store, transId, signer.publicKey);
-      }).catch((error: unknown) => {
-        if (error instanceof ProofError) throw new UsageError(error.message);
-        throw error;
-      });
-      const text = `${JSON.stringify(proof, null, 2)}\n`;
-      if (out) {
-        writeFileSync(out, text);
-        process.stderr.write(`Proof of ${transId}: ${proof!.events.length} events, written to ${path.resolve(out)}\n`);
-      } else {
-        process.stdout.write(text);
-      }
-      return 0;
-    }
-    case 'verify-proof': {
-      const file = p.positional[2];
-      if (!file) throw usageError(auditHelp, 'audit verify-proof needs a proof file');
-      const key = expectedKey(p);
-      let doc: unknown;
-      try {
-        doc = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (error) {
-        print({ ok: false, problem: `cannot read ${file} as JSON: ${(error as Error).message}` }, json, () => `INVALID: cannot read ${file} as JSON`);
-        return 1;
-      }
-      const verdict = verifyPaymentProof(doc, key);
-      if (!verdict.ok) {
-        print(verdict, json, () => `INVALID: ${verdict.problem}`);
-        return 1;
-      }
-      const c = verdict.checkpoint;
-      print({ ok: true, events: verdict.events, checkpoint: c, state: verdict.state }, json, () =>
-        [
-          `OK: ${verdict.events} events proven in the log of key ${c.keyId.slice(0, 16)}…, checkpoint of ${c.treeSize} events at ${c.recordedAt}${key ? ' (signed by the key given)' : ' (give --key to pin the signer)'}`,
-          ...describeState(verdict.state as unknown as Record<string, unknown>),
-        ].join('\n'),
-      );
-      return 0;
-    }
-    case 'consistency': {
-      const [older, newer] = [p.positional[2], p.positional[3]];
-      if (!older || !newer) throw usageError(auditHelp, 'audit consistency needs the older and the newer checkpoint files');
-      const key = expectedKey(p);
-      const read = (file: string): unknown => {
-        try {
-          return JSON.parse(readFileSync(file, 'utf8'));
-        } catch (error) {
-          throw new UsageError(`cannot read ${file} as JSON: ${(error as Error).message}`);
-        }
-      };
-      const verdict = await withRawStore(loadConfig(), (store) => checkConsistency(store, read(older), read(newer), key));
-      print(verdict, json, () =>
-        verdict.ok
-          ? `OK: the checkpoint of ${verdict.newSize} events extends the one of ${verdict.oldSize} (consistency path of ${verdict.path.length} hashes)`
-          : `INCONSISTENT: ${verdict.problem}`,
-      );
-      return verdict.ok ? 0 : 1;
-    }
+    case 'verify':
+      return verifyLog(p, json);
+    case 'checkpoint':
+      return recordCheckpoint(p, json);
+    case 'key':
+      return printKey(p, json);
+    case 'proof':
+      return writeProof(p, json);
+    case 'verify-proof':
+      return verifyProof(p, json);
+    case 'consistency':
+      return checkConsistencyOf(p, json);
     default:
       throw usageError(auditHelp);
   }
+}
+
+/** `audit verify`: the whole log walked, exit 1 at its first broken link. */
+async function verifyLog(_p: Parsed, json: boolean): Promise<number> {
+  const config = loadConfig();
+  const publicKey = await existingPublicKey(config);
+  const progress = startProgress({ label: 'Verifying', unit: 'events', json });
+  const report = await withRawStore(config, (store) =>
+    verifyEventLog(store, {
+      // Only EventStoreDB keeps events from before chains existed: it never rewrites history.
+      allowUnchainedHistory: config.eventStore === 'eventstoredb',
+      // Signatures are checked when this gateway's key is at hand; the Merkle roots always.
+      publicKey,
+      // The share of the log read (positions are byte offsets on EventStoreDB: a share all the same).
+      onPage: ({ events, position, head }) => progress.update(events, Number(position) / Number(head)),
+    }),
+  ).finally(() => progress.finish());
+  print(toJson(report), json, () => describe(report));
+  return report.ok ? 0 : 1;
+}
+
+/** `audit checkpoint`: a signed checkpoint now, if the log moved since the last one. */
+async function recordCheckpoint(_p: Parsed, json: boolean): Promise<number> {
+  const config = loadConfig();
+  const signer = await signerOf(config);
+  const recorded = await withRawStore(config, (store) => new CheckpointRecorder({ store, clock: systemClock, signer }).recordIfMoved());
+  print(recorded ? signedCheckpointOf(recorded, signer.publicKey) : { recorded: false }, json, () =>
+    recorded
+      ? `Checkpoint recorded: ${recorded.treeSize} events up to position ${recorded.upToPosition}, root ${recorded.rootHash}`
+      : 'Nothing to record: no event since the last checkpoint.',
+  );
+  return 0;
+}
+
+/** `audit key`: the public key that signs checkpoints. */
+async function printKey(_p: Parsed, json: boolean): Promise<number> {
+  const signer = await signerOf(loadConfig());
+  print({ public_key: publicKeyPem(signer.publicKey), key_id: signer.keyId }, json, () => publicKeyPem(signer.publicKey).trimEnd());
+  return 0;
+}
+
+/** `audit proof <trans_id>`: a payment's events with their inclusion paths to a signed checkpoint. */
+async function writeProof(p: Parsed, _json: boolean): Promise<number> {
+  const transId = p.positional[2];
+  if (!transId) throw usageError(auditHelp, 'audit proof needs a trans_id');
+  const out = flag(p, 'out');
+  const config = loadConfig();
+  const signer = await signerOf(config);
+  const proof = await withRawStore(config, async (store) => {
+    const stored = await store.readStream(paymentStreamId(transId));
+    if (stored.length === 0) throw new UsageError(`No payment ${transId}`);
+    const latest = await latestSignedCheckpoint(store);
+    // The payment's newest event is not under a signed checkpoint yet: this command records one.
+    if (!latest || BigInt(latest.upToPosition) < stored[stored.length - 1]!.position) {
+      await new CheckpointRecorder({ store, clock: systemClock, signer }).recordIfMoved();
+    }
+    return buildPaymentProof(store, transId, signer.publicKey);
+  }).catch((error: unknown) => {
+    if (error instanceof ProofError) throw new UsageError(error.message);
+    throw error;
+  });
+  const text = `${JSON.stringify(proof, null, 2)}\n`;
+  if (out) {
+    writeFileSync(out, text);
+    process.stderr.write(`Proof of ${transId}: ${proof!.events.length} events, written to ${path.resolve(out)}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return 0;
+}
+
+/** `audit verify-proof FILE`: a proof checked with nothing but the file. */
+async function verifyProof(p: Parsed, json: boolean): Promise<number> {
+  const file = p.positional[2];
+  if (!file) throw usageError(auditHelp, 'audit verify-proof needs a proof file');
+  const key = expectedKey(p);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    print({ ok: false, problem: `cannot read ${file} as JSON: ${(error as Error).message}` }, json, () => `INVALID: cannot read ${file} as JSON`);
+    return 1;
+  }
+  const verdict = verifyPaymentProof(doc, key);
+  if (!verdict.ok) {
+    print(verdict, json, () => `INVALID: ${verdict.problem}`);
+    return 1;
+  }
+  const c = verdict.checkpoint;
+  print({ ok: true, events: verdict.events, checkpoint: c, state: verdict.state }, json, () =>
+    [
+      `OK: ${verdict.events} events proven in the log of key ${c.keyId.slice(0, 16)}…, checkpoint of ${c.treeSize} events at ${c.recordedAt}${key ? ' (signed by the key given)' : ' (give --key to pin the signer)'}`,
+      ...describeState(verdict.state as unknown as Record<string, unknown>),
+    ].join('\n'),
+  );
+  return 0;
+}
+
+/** `audit consistency OLD.json NEW.json`: whether NEW extends OLD, by the log as it is now. */
+async function checkConsistencyOf(p: Parsed, json: boolean): Promise<number> {
+  const [older, newer] = [p.positional[2], p.positional[3]];
+  if (!older || !newer) throw usageError(auditHelp, 'audit consistency needs the older and the newer checkpoint files');
+  const key = expectedKey(p);
+  const read = (file: string): unknown => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`cannot read ${file} as JSON: ${(error as Error).message}`);
+    }
+  };
+  const verdict = await withRawStore(loadConfig(), (store) => checkConsistency(store, read(older), read(newer), key));
+  print(verdict, json, () =>
+    verdict.ok
+      ? `OK: the checkpoint of ${verdict.newSize} events extends the one of ${verdict.oldSize} (consistency path of ${verdict.path.length} hashes)`
+      : `INCONSISTENT: ${verdict.problem}`,
+  );
+  return verdict.ok ? 0 : 1;
 }
 
 /** The gateway's checkpoint signer: AUDIT_SIGNING_KEY, or the key sealed in the data directory (made on first use). */

@@ -65,90 +65,101 @@ function uuid(value: string | undefined, what: string): string {
 
 const pad = (value: unknown, width: number) => String(value ?? '-').padEnd(width);
 
-export async function callbacksCommand(p: Parsed): Promise<number> {
-  const json = p.flags.get('json') === true;
-  switch (p.positional[1]) {
-    case 'list': {
-      const payment = flag(p, 'payment');
-      const merchant = flag(p, 'merchant');
-      const limit = flag(p, 'limit');
-      if (limit !== undefined && !/^\d{1,4}$/.test(limit)) throw new UsageError('--limit must be a number');
-      const rows = await withGateway((g) =>
-        g.callbackQueries.list({
-          paymentId: payment === undefined ? undefined : uuid(payment, '--payment'),
-          merchantId: merchant === undefined ? undefined : uuid(merchant, '--merchant'),
-          failed: p.flags.get('failed') === true,
-          limit: limit ? Number(limit) : undefined,
-        }),
-      );
-      print(rows, json, () =>
-        rows.length === 0
-          ? 'No callbacks match.'
-          : [
-              `${pad('DELIVERY', 36)}  ${pad('PAYMENT', 36)}  ${pad('EVENT', 22)}  ${pad('STATUS', 9)}  ${pad('TRIES', 5)}  ${pad('LAST', 4)}  NEXT / DONE`,
-              ...rows.map(
-                (r) =>
-                  `${r.delivery_id}  ${r.payment_id}  ${pad(r.source_event_type, 22)}  ${pad(r.status, 9)}  ${pad(r.attempts, 5)}  ${pad(r.last_status_code, 4)}  ${
-                    r.status === 'delivered' ? r.delivered_at : r.next_attempt_at ?? '-'
-                  }${r.last_error ? `  (${r.last_error})` : ''}`,
-              ),
-            ].join('\n'),
-      );
-      return 0;
-    }
-    case 'show': {
-      const id = uuid(p.positional[2], 'delivery id');
-      const found = await withGateway((g) => g.callbackQueries.byId(id));
-      if (!found) {
-        process.stderr.write(`No callback delivery ${id}\n`);
-        return 1;
-      }
-      print({ ...found.delivery, body: found.body, attempts: found.attempts }, json, () =>
-        [
-          ...Object.entries(found.delivery).map(([k, v]) => `${k.padEnd(18)} ${v ?? '-'}`),
-          `${'body'.padEnd(18)} ${found.body}`,
-          '',
-          'attempts:',
-          ...found.attempts.map(
-            (a) =>
-              `  #${a.attempt}  ${pad(a.started_at, 24)}  ${pad(a.outcome, 9)}  ${pad(a.status_code, 4)}  ${
-                a.latency_ms === null ? '-' : `${a.latency_ms} ms`
-              }${a.timed_out ? '  timed out' : ''}${a.error ? `  ${a.error}` : ''}`,
+/** `callbacks list`: deliveries, newest first, one line each. */
+async function listCallbacks(p: Parsed, json: boolean): Promise<number> {
+  const payment = flag(p, 'payment');
+  const merchant = flag(p, 'merchant');
+  const limit = flag(p, 'limit');
+  if (limit !== undefined && !/^\d{1,4}$/.test(limit)) throw new UsageError('--limit must be a number');
+  const rows = await withGateway((g) =>
+    g.callbackQueries.list({
+      paymentId: payment === undefined ? undefined : uuid(payment, '--payment'),
+      merchantId: merchant === undefined ? undefined : uuid(merchant, '--merchant'),
+      failed: p.flags.get('failed') === true,
+      limit: limit ? Number(limit) : undefined,
+    }),
+  );
+  print(rows, json, () =>
+    rows.length === 0
+      ? 'No callbacks match.'
+      : [
+          `${pad('DELIVERY', 36)}  ${pad('PAYMENT', 36)}  ${pad('EVENT', 22)}  ${pad('STATUS', 9)}  ${pad('TRIES', 5)}  ${pad('LAST', 4)}  NEXT / DONE`,
+          ...rows.map(
+            (r) =>
+              `${r.delivery_id}  ${r.payment_id}  ${pad(r.source_event_type, 22)}  ${pad(r.status, 9)}  ${pad(r.attempts, 5)}  ${pad(r.last_status_code, 4)}  ${
+                r.status === 'delivered' ? r.delivered_at : r.next_attempt_at ?? '-'
+              }${r.last_error ? `  (${r.last_error})` : ''}`,
           ),
         ].join('\n'),
-      );
-      return 0;
-    }
-    case 'redeliver': {
-      const id = uuid(p.positional[2], 'delivery id');
-      try {
-        const state = await withGateway((g) =>
-          requestRedelivery({ store: g.store, clock: g.clock, notifier: g.notifier }, id, `cli ${process.env.USER ?? 'operator'}`),
-        );
-        if (!state.exists) throw new DomainError('callback_not_found', 'No such callback delivery');
-        const outcome =
-          state.status === 'delivered'
-            ? `delivered (HTTP ${state.lastStatusCode})`
-            : `not delivered (${state.lastStatusCode ? `HTTP ${state.lastStatusCode}` : state.lastError ?? 'no answer'}); next attempt ${state.nextAttemptAt ?? 'none'}`;
-        print({ delivery_id: id, status: state.status, attempts: state.attempts, last_status_code: state.lastStatusCode, last_error: state.lastError, next_attempt_at: state.nextAttemptAt }, json, () => `Callback ${id} sent again: ${outcome}.`);
-        return state.status === 'delivered' ? 0 : 1;
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'callback_not_found') {
-          process.stderr.write(`No callback delivery ${id}\n`);
-          return 1;
-        }
-        if (error instanceof DomainError && error.code === 'callback_in_flight') {
-          process.stderr.write(`An attempt of callback ${id} is in progress; try again when it has finished.\n`);
-          return 1;
-        }
-        throw error;
-      }
-    }
-    case 'listen':
-      return listen(p, json);
-    default:
-      throw usageError(callbacksHelp);
+  );
+  return 0;
+}
+
+/** `callbacks show <delivery_id>`: one delivery, its exact body and every attempt. */
+async function showCallback(p: Parsed, json: boolean): Promise<number> {
+  const id = uuid(p.positional[2], 'delivery id');
+  const found = await withGateway((g) => g.callbackQueries.byId(id));
+  if (!found) {
+    process.stderr.write(`No callback delivery ${id}\n`);
+    return 1;
   }
+  print({ ...found.delivery, body: found.body, attempts: found.attempts }, json, () =>
+    [
+      ...Object.entries(found.delivery).map(([k, v]) => `${k.padEnd(18)} ${v ?? '-'}`),
+      `${'body'.padEnd(18)} ${found.body}`,
+      '',
+      'attempts:',
+      ...found.attempts.map(
+        (a) =>
+          `  #${a.attempt}  ${pad(a.started_at, 24)}  ${pad(a.outcome, 9)}  ${pad(a.status_code, 4)}  ${
+            a.latency_ms === null ? '-' : `${a.latency_ms} ms`
+          }${a.timed_out ? '  timed out' : ''}${a.error ? `  ${a.error}` : ''}`,
+      ),
+    ].join('\n'),
+  );
+  return 0;
+}
+
+/** `callbacks redeliver <delivery_id>`: exit 0 when the merchant answered 2xx this time. */
+async function redeliverCallback(p: Parsed, json: boolean): Promise<number> {
+  const id = uuid(p.positional[2], 'delivery id');
+  try {
+    const state = await withGateway((g) =>
+      requestRedelivery({ store: g.store, clock: g.clock, notifier: g.notifier }, id, `cli ${process.env.USER ?? 'operator'}`),
+    );
+    if (!state.exists) throw new DomainError('callback_not_found', 'No such callback delivery');
+    const outcome =
+      state.status === 'delivered'
+        ? `delivered (HTTP ${state.lastStatusCode})`
+        : `not delivered (${state.lastStatusCode ? `HTTP ${state.lastStatusCode}` : state.lastError ?? 'no answer'}); next attempt ${state.nextAttemptAt ?? 'none'}`;
+    print({ delivery_id: id, status: state.status, attempts: state.attempts, last_status_code: state.lastStatusCode, last_error: state.lastError, next_attempt_at: state.nextAttemptAt }, json, () => `Callback ${id} sent again: ${outcome}.`);
+    return state.status === 'delivered' ? 0 : 1;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'callback_not_found') {
+      process.stderr.write(`No callback delivery ${id}\n`);
+      return 1;
+    }
+    if (error instanceof DomainError && error.code === 'callback_in_flight') {
+      process.stderr.write(`An attempt of callback ${id} is in progress; try again when it has finished.\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const SUBCOMMANDS: Readonly<Record<string, (p: Parsed, json: boolean) => Promise<number>>> = {
+  list: listCallbacks,
+  show: showCallback,
+  redeliver: redeliverCallback,
+  listen,
+};
+
+export async function callbacksCommand(p: Parsed): Promise<number> {
+  const json = p.flags.get('json') === true;
+  const sub = p.positional[1];
+  const subcommand = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
+  if (!subcommand) throw usageError(callbacksHelp);
+  return subcommand(p, json);
 }
 
 /**

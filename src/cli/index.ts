@@ -4,10 +4,7 @@
  * Each command's usage text sits beside its code (`<name>Help`, in its `*-command.ts`), and both
  * `<command> --help` and its usage errors print it; `npm run gateway -- help` lists every command.
  */
-import { merchantConnectors } from '../domain/merchant/connectors';
-import { methodsSettingOf } from '../domain/merchant/methods';
-import { ConfigError, loadConfig } from '../config';
-import type { Gateway } from '../composition';
+import { ConfigError } from '../config';
 import { auditCommand, auditHelp } from './audit-command';
 import { exportCommand, exportHelp } from './export-command';
 import { callbacksCommand, callbacksHelp } from './callbacks-command';
@@ -21,124 +18,13 @@ import { chainCommand, chainHelp } from './chain-command';
 import { signCommand, signHelp } from './sign-command';
 import { sandboxCommand, sandboxHelp } from './sandbox-command';
 import { walletCommand, walletHelp } from './wallet-command';
+import { merchantCommand } from './merchant-command';
 import { merchantHelp } from './merchant-help';
-import { commandList, helpRequested, helpText, refuseUnknownFlags, usageError, type CommandHelp } from './help';
-import { UsageError, flag, parseArgs, print, withGateway, type Parsed } from './args';
+import { commandList, helpRequested, helpText, refuseUnknownFlags, type CommandHelp } from './help';
+import { UsageError, parseArgs, withGateway, type Parsed } from './args';
 import type { Role } from '../server';
 import { createFilesOwnerOnly } from '../adapters/files/private-data-dir';
 import { NotificationUrlRefusedError, UnknownConnectorError, UnknownMethodError } from '../application/merchant-service';
-import {
-  MERCHANT_SETTINGS,
-  parseMerchantSettings,
-  registrationOf,
-  withMappingChanges,
-  type MerchantSettingsChanges,
-  type MerchantSettingsInput,
-} from '../application/merchant-settings-input';
-import { decryptSecret } from '../adapters/vault/secret-box';
-import { loadOrCreateVaultKey } from '../adapters/vault/card-vault';
-import path from 'node:path';
-
-/**
- * The settings flags given (`--payment-mode DMS` is the setting `payment-mode`), read by the parser
- * the dashboard's merchant forms use too, so both accept and refuse the same things in the same words.
- */
-function settingsFlags(p: Parsed, forUpdate: boolean): MerchantSettingsChanges {
-  const input: MerchantSettingsInput = {};
-  for (const name of MERCHANT_SETTINGS) {
-    const value = flag(p, name);
-    if (value !== undefined) input[name] = value;
-  }
-  const parsed = parseMerchantSettings(input, { forUpdate });
-  if (!parsed.ok) throw new UsageError(`--${parsed.problems[0].setting} ${parsed.problems[0].message}`);
-  return parsed.value;
-}
-
-function publicMerchant(m: Awaited<ReturnType<Gateway['merchants']['list']>>[number]) {
-  return {
-    merchant_id: m.merchantId,
-    name: m.name,
-    environment: m.environment,
-    client_key: m.clientKey,
-    merchant_key: m.merchantKey,
-    payment_mode: m.paymentMode,
-    notification_url: m.notificationUrl,
-    ip_allowlist: m.ipAllowlist,
-    refunds_enabled: m.refundsEnabled,
-    callback_fields: m.protocolMapping.fields,
-    return_params: m.protocolMapping.returnParameters,
-    required_fields: m.protocolMapping.requiredFields,
-    override_link_target: m.overrideLinkTarget ?? null,
-    card_on_file_support: m.cardOnFileSupport === true,
-    connectors: merchantConnectors(m),
-    methods: methodsSettingOf(m),
-    registered_at: m.registeredAt,
-    updated_at: m.updatedAt,
-  };
-}
-
-async function merchantCommand(p: Parsed): Promise<void> {
-  const sub = p.positional[1];
-  const json = p.flags.get('json') === true;
-  switch (sub) {
-    case 'create': {
-      const registration = registrationOf(settingsFlags(p, false));
-      if (!registration) throw usageError(merchantHelp, 'merchant create needs --name', 'create');
-      // The one command besides starting the gateway that may begin from an empty data directory.
-      const created = await withGateway((g) => g.merchants.register(registration), { mayCreate: true });
-      print(created, json, () =>
-        Object.entries(created)
-          .map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
-          .join('\n'),
-      );
-      return;
-    }
-    case 'list': {
-      const list = (await withGateway((g) => g.merchants.list())).map(publicMerchant);
-      print(list, json, () =>
-        list.length === 0
-          ? 'No merchants yet. Create one with: npm run gateway -- merchant create --name "My shop"'
-          : list.map((m) => `${m.merchant_id}  ${m.payment_mode.padEnd(7)}  ${m.client_key}  ${m.name}`).join('\n'),
-      );
-      return;
-    }
-    case 'show': {
-      const id = p.positional[2];
-      if (!id) throw usageError(merchantHelp, 'merchant show needs a merchant id', 'show');
-      const found = await withGateway((g) => g.merchants.byId(id));
-      if (!found) throw new UsageError(`No merchant ${id}`);
-      const out: Record<string, unknown> = publicMerchant(found);
-      if (p.flags.get('show-password') === true) {
-        const config = loadConfig();
-        const key = loadOrCreateVaultKey({ keyHex: config.vaultKeyHex ?? undefined, keyFile: path.join(config.dataDir, 'vault.key') });
-        out.password = decryptSecret(key, found.passwordCiphertext, 'merchant-password');
-      }
-      print(out, json, () =>
-        Object.entries(out)
-          .map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(',') : String(v)}`)
-          .join('\n'),
-      );
-      return;
-    }
-    case 'update': {
-      const id = p.positional[2];
-      if (!id) throw usageError(merchantHelp, 'merchant update needs a merchant id', 'update');
-      const { settings: changes, mapping } = settingsFlags(p, true);
-      if (Object.keys(changes).length === 0 && !mapping) throw usageError(merchantHelp, 'merchant update: nothing to change', 'update');
-      const updated = await withGateway(async (g) => {
-        const current = await g.merchants.requireById(id);
-        if (mapping) changes.protocolMapping = withMappingChanges(current.protocolMapping, mapping);
-        await g.merchants.update(id, changes);
-        await g.projector!.catchUp();
-        return g.merchants.byId(id);
-      });
-      print(publicMerchant(updated!), json, () => `Merchant ${id} updated.`);
-      return;
-    }
-    default:
-      throw usageError(merchantHelp, sub ? `Unknown: merchant ${sub}` : undefined);
-  }
-}
 
 const ROLE_SUMMARY: Readonly<Record<Role, string>> = {
   all: 'run everything in one process (what npm start runs)',
@@ -195,6 +81,70 @@ export const COMMANDS: readonly CommandHelp[] = [
   helpHelp,
 ];
 
+/** `help [<command> [<subcommand>]]`: the list of commands, or one command's usage. */
+function helpCommand(p: Parsed): number {
+  const asked = COMMANDS.find((c) => c.name === p.positional[1]);
+  if (p.positional[1] !== undefined && !asked) throw new UsageError(`Unknown command: ${p.positional[1]}\n\n${commandList(COMMANDS)}`);
+  process.stdout.write(`${asked ? helpText(asked, p.positional[2]) : commandList(COMMANDS)}\n`);
+  return 0;
+}
+
+/** A command that prints what it has to say and succeeds, or throws. */
+const succeeds =
+  (command: (p: Parsed) => Promise<void>) =>
+  async (p: Parsed): Promise<number> => {
+    await command(p);
+    return 0;
+  };
+
+/** What each command runs, giving its exit code. The roles are not here: they run the server. */
+const RUNNERS: Readonly<Record<string, (p: Parsed) => number | Promise<number>>> = {
+  help: helpCommand,
+  sign: signCommand,
+  merchant: succeeds(merchantCommand),
+  callbacks: callbacksCommand,
+  seed: succeeds(seedCommand),
+  projections: projectionsCommand,
+  history: historyCommand,
+  ledger: ledgerCommand,
+  payouts: payoutsCommand,
+  audit: auditCommand,
+  export: exportCommand,
+  'admin-token': succeeds(async () => {
+    process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
+  }),
+  clock: clockCommand,
+  sandbox: sandboxCommand,
+  chain: chainCommand,
+  wallet: walletCommand,
+};
+
+/** The exit code of a command that threw, its message told on stderr: 2 for a mistake in the command line or configuration. */
+function failed(error: unknown): number {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof NotificationUrlRefusedError) {
+    process.stderr.write(
+      `--notification-url ${error.url}: ${error.reason} This gateway sends callbacks to public addresses only: ` +
+        'loopback, private, link-local and other non-public ranges are refused in every spelling ' +
+        '(CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts this).\n',
+    );
+    return 2;
+  }
+  if (error instanceof UnknownConnectorError) {
+    process.stderr.write(`--connectors: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof UnknownMethodError) {
+    process.stderr.write(`--methods: ${error.message}\n`);
+    return 2;
+  }
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  return 1;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const p = parseArgs(argv);
   const command = p.positional[0];
@@ -210,76 +160,14 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     refuseUnknownFlags(known, p);
-    if (command === 'help') {
-      const asked = COMMANDS.find((c) => c.name === p.positional[1]);
-      if (p.positional[1] !== undefined && !asked) throw new UsageError(`Unknown command: ${p.positional[1]}\n\n${commandList(COMMANDS)}`);
-      process.stdout.write(`${asked ? helpText(asked, p.positional[2]) : commandList(COMMANDS)}\n`);
-      return 0;
-    }
-    switch (command) {
-      case 'sign':
-        return signCommand(p);
-      case 'merchant':
-        await merchantCommand(p);
-        return 0;
-      case 'callbacks':
-        return await callbacksCommand(p);
-      case 'seed':
-        await seedCommand(p);
-        return 0;
-      case 'projections':
-        return await projectionsCommand(p);
-      case 'history':
-        return await historyCommand(p);
-      case 'ledger':
-        return await ledgerCommand(p);
-      case 'payouts':
-        return await payoutsCommand(p);
-      case 'audit':
-        return await auditCommand(p);
-      case 'export':
-        return await exportCommand(p);
-      case 'admin-token':
-        process.stdout.write(`${await withGateway(async (g) => g.adminToken)}\n`);
-        return 0;
-      case 'clock':
-        return await clockCommand(p);
-      case 'sandbox':
-        return await sandboxCommand(p);
-      case 'chain':
-        return await chainCommand(p);
-      case 'wallet':
-        return await walletCommand(p);
-      default: {
-        // Loaded for the roles only: the other commands need none of the server.
-        const { main } = await import('../main');
-        await main(command as Role);
-        return -1; // keeps running
-      }
-    }
+    const runner = Object.hasOwn(RUNNERS, command) ? RUNNERS[command] : undefined;
+    if (runner) return await runner(p);
+    // Loaded for the roles only: the other commands need none of the server.
+    const { main } = await import('../main');
+    await main(command as Role);
+    return -1; // keeps running
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof NotificationUrlRefusedError) {
-      process.stderr.write(
-        `--notification-url ${error.url}: ${error.reason} This gateway sends callbacks to public addresses only: ` +
-          'loopback, private, link-local and other non-public ranges are refused in every spelling ' +
-          '(CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts this).\n',
-      );
-      return 2;
-    }
-    if (error instanceof UnknownConnectorError) {
-      process.stderr.write(`--connectors: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof UnknownMethodError) {
-      process.stderr.write(`--methods: ${error.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return failed(error);
   }
 }
 
