@@ -70,25 +70,12 @@ export class CheckpointRecorder {
     const head = await store.headPosition();
     if (head === null || (last !== null && head <= last.position)) return null;
 
-    const covered = new CoveredEvents();
     const lastUpTo = last === null ? null : BigInt(last.data.upToPosition);
     const signer = this.options.signer;
     const resumed = signer && last?.data.frontier !== undefined ? MerkleFrontier.restore(last.data.treeSize!, last.data.frontier) : null;
     const tree = signer ? (resumed ?? MerkleFrontier.empty()) : null;
     // The tree starts where the last signed checkpoint ended, else at the start of the log.
-    let after = tree && !resumed ? null : lastUpTo;
-    for (;;) {
-      const page = await store.readAll({ after, maxCount: this.pageSize });
-      for (const event of page) {
-        if (event.position > head) break;
-        tree?.addChainHash(event.chainHash);
-        if (lastUpTo === null || event.position > lastUpTo) covered.add(event.chainHash);
-      }
-      if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
-      after = page[page.length - 1]!.position;
-      // A minute of a busy log is hundreds of pages; in `npm start` the scheduler and the other workers share this thread.
-      await nextTurn();
-    }
+    const covered = await this.readUpTo(head, tree && !resumed ? null : lastUpTo, lastUpTo, tree);
     // The first signed checkpoint after unsigned ones read the whole log: it is recorded at once, not read again next time.
     const firstSigned = tree !== null && !resumed && last !== null;
     if (options.minEvents !== undefined && covered.count < options.minEvents && !firstSigned) return null;
@@ -109,22 +96,7 @@ export class CheckpointRecorder {
       }),
       recordedAt: this.options.clock.now().toISOString(),
     };
-    if (signer && tree) {
-      const text = checkpointText({
-        keyId: signer.keyId,
-        treeSize: tree.size,
-        rootHash: tree.root().toString('hex'),
-        upToPosition,
-        recordedAt: data.recordedAt,
-      });
-      Object.assign(data, {
-        treeSize: tree.size,
-        rootHash: tree.root().toString('hex'),
-        frontier: tree.hashes(),
-        checkpointText: text,
-        signature: signer.sign(text),
-      });
-    }
+    if (signer && tree) sign(data, tree, signer);
     try {
       const result = await store.append(
         AUDIT_CHECKPOINT_STREAM,
@@ -147,6 +119,28 @@ export class CheckpointRecorder {
     }
   }
 
+  /**
+   * Reads the log from `after` up to `head`, adding every event read to the tree and those after
+   * `lastUpTo` (the last checkpoint's range end) to what the new checkpoint covers.
+   */
+  private async readUpTo(head: bigint, from: bigint | null, lastUpTo: bigint | null, tree: MerkleFrontier | null): Promise<CoveredEvents> {
+    const covered = new CoveredEvents();
+    let after = from;
+    for (;;) {
+      const page = await this.options.store.readAll({ after, maxCount: this.pageSize });
+      for (const event of page) {
+        if (event.position > head) break;
+        tree?.addChainHash(event.chainHash);
+        if (lastUpTo === null || event.position > lastUpTo) covered.add(event.chainHash);
+      }
+      if (page.length < this.pageSize || page[page.length - 1]!.position >= head) break;
+      after = page[page.length - 1]!.position;
+      // A minute of a busy log is hundreds of pages; in `npm start` the scheduler and the other workers share this thread.
+      await nextTurn();
+    }
+    return covered;
+  }
+
   private async loadLast(streamVersion: bigint | null): Promise<LastCheckpoint | null> {
     const newest = await lastEventOf(this.options.store, AUDIT_CHECKPOINT_STREAM, streamVersion);
     if (!newest) return null;
@@ -159,4 +153,22 @@ export class CheckpointRecorder {
     }
     return { version: newest.version, position: newest.position, data };
   }
+}
+
+/** Makes the checkpoint a signed statement of the tree's root over the log up to it. */
+function sign(data: CheckpointData, tree: MerkleFrontier, signer: CheckpointSigner): void {
+  const text = checkpointText({
+    keyId: signer.keyId,
+    treeSize: tree.size,
+    rootHash: tree.root().toString('hex'),
+    upToPosition: data.upToPosition,
+    recordedAt: data.recordedAt,
+  });
+  Object.assign(data, {
+    treeSize: tree.size,
+    rootHash: tree.root().toString('hex'),
+    frontier: tree.hashes(),
+    checkpointText: text,
+    signature: signer.sign(text),
+  });
 }

@@ -106,16 +106,7 @@ interface PlannedCheckpoint {
 export async function verifyEventLog(store: EventStore, options: VerifyOptions = {}): Promise<AuditReport> {
   const pageSize = options.pageSize ?? 1000;
   const head = await store.headPosition();
-  const report: AuditReport = {
-    ok: true,
-    events: 0,
-    streams: 0,
-    checkpoints: 0,
-    unchainedEvents: 0,
-    headPosition: head,
-    latestCheckpoint: null,
-    broken: null,
-  };
+  const report = emptyReport(head);
   if (head === null) return report;
 
   // A checkpoint's range ends before the checkpoint itself, so the walk must know where each range
@@ -123,24 +114,12 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
   // other as the walk passes it.
   const plan = await checkpointPlan(store, head, options.fromLatestCheckpoint ?? false);
   const planByVersion = new Map(plan.map((checkpoint, index) => [checkpoint.version, index]));
-  let segment = 0;
-  let after: bigint | null = null;
-  if (options.fromLatestCheckpoint && plan.length > 0) {
-    segment = plan.length - 1;
-    // An unreadable newest checkpoint gives no range to start from: the walk reports it when it gets there.
-    const start = plan[segment]!.data?.previousPosition;
-    after = start ? BigInt(start) : null;
-  }
+  const start = walkStart(plan, options.fromLatestCheckpoint ?? false);
+  let { segment, after } = start;
+  const { tree } = start;
   const firstChecked = segment;
   const startsMidLog = after !== null;
   let covered = new CoveredEvents();
-  // The tree over the whole log: from the start, or mid-log from the previous checkpoint's stored edge.
-  let tree: MerkleFrontier | null = MerkleFrontier.empty();
-  if (startsMidLog) {
-    const previous = segment > 0 ? plan[segment - 1]!.data : null;
-    const restored = previous?.frontier ? MerkleFrontier.restore(previous.treeSize!, previous.frontier) : null;
-    tree = restored && restored.root().toString('hex') === previous!.rootHash ? restored : null;
-  }
   /** Closes every checkpoint range that ends before `position`. */
   const closeSegmentsBefore = (position: bigint): void => {
     while (segment < plan.length) {
@@ -163,11 +142,7 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
   const predecessorOf = async (event: StoredEvent) => {
     const known = streams.get(event.streamId);
     if (known || !startsMidLog || event.version === 0n) return known;
-    // Only the predecessor is read: the stream may be long (a payout balance gains events a second).
-    const previous = (await store.readStream(event.streamId, { after: event.version === 1n ? null : event.version - 2n })).find(
-      (e) => e.version === event.version - 1n,
-    );
-    return previous && { version: previous.version, hash: previous.chainHash };
+    return storedPredecessor(store, event);
   };
 
   for (;;) {
@@ -189,13 +164,10 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
         // Appended after the checkpoint list was read: the next run checks it. One whose range
         // lies before the walk's start was checked by the run that walked it.
         if (index === undefined || index < firstChecked) continue;
-        const checkpointProblem = checkCheckpoint(plan, index) ?? checkSignedCheckpoint(plan[index]!, options.publicKey);
-        if (checkpointProblem) {
-          return fail({ kind: 'checkpoint', streamId: event.streamId, version: event.version, position: event.position, ...checkpointProblem });
-        }
+        const checked = checkCheckpointEvent(event, plan, index, options.publicKey);
+        if ('broken' in checked) return fail(checked.broken);
         report.checkpoints += 1;
-        const data = plan[index]!.data!;
-        report.latestCheckpoint = { position: event.position, upToPosition: data.upToPosition, digest: data.digest };
+        report.latestCheckpoint = checked.latest;
       }
     }
     if (page.length > 0) await options.onPage?.({ events: report.events, position: page[page.length - 1]!.position, head });
@@ -204,6 +176,58 @@ export async function verifyEventLog(store: EventStore, options: VerifyOptions =
   }
   report.streams = streams.size;
   return report;
+}
+
+function emptyReport(head: bigint | null): AuditReport {
+  return {
+    ok: true,
+    events: 0,
+    streams: 0,
+    checkpoints: 0,
+    unchainedEvents: 0,
+    headPosition: head,
+    latestCheckpoint: null,
+    broken: null,
+  };
+}
+
+/**
+ * Where the walk starts: at the start of the log, or from the newest checkpoint's range. `tree` is
+ * the tree over the whole log up to there, or null when the previous checkpoint keeps no edge to
+ * restore it from.
+ */
+function walkStart(plan: PlannedCheckpoint[], fromLatestCheckpoint: boolean): { segment: number; after: bigint | null; tree: MerkleFrontier | null } {
+  if (!fromLatestCheckpoint || plan.length === 0) return { segment: 0, after: null, tree: MerkleFrontier.empty() };
+  const segment = plan.length - 1;
+  // An unreadable newest checkpoint gives no range to start from: the walk reports it when it gets there.
+  const start = plan[segment]!.data?.previousPosition;
+  if (!start) return { segment, after: null, tree: MerkleFrontier.empty() };
+  // Mid-log, the tree restarts from the previous checkpoint's stored edge.
+  const previous = segment > 0 ? plan[segment - 1]!.data : null;
+  const restored = previous?.frontier ? MerkleFrontier.restore(previous.treeSize!, previous.frontier) : null;
+  return { segment, after: BigInt(start), tree: restored && restored.root().toString('hex') === previous!.rootHash ? restored : null };
+}
+
+/** The event before `event` in its stream, as stored. */
+async function storedPredecessor(store: EventStore, event: StoredEvent): Promise<{ version: bigint; hash: string } | undefined> {
+  // Only the predecessor is read: the stream may be long (a payout balance gains events a second).
+  const previous = (await store.readStream(event.streamId, { after: event.version === 1n ? null : event.version - 2n })).find(
+    (e) => e.version === event.version - 1n,
+  );
+  return previous && { version: previous.version, hash: previous.chainHash };
+}
+
+/** A checkpoint event the walk reached: what breaks it, or what the report keeps of it. */
+function checkCheckpointEvent(
+  event: StoredEvent,
+  plan: PlannedCheckpoint[],
+  index: number,
+  publicKey: KeyObject | undefined,
+): { broken: BrokenLink } | { latest: NonNullable<AuditReport['latestCheckpoint']> } {
+  const problem = checkCheckpoint(plan, index) ?? checkSignedCheckpoint(plan[index]!, publicKey);
+  if (problem) return { broken: { kind: 'checkpoint', streamId: event.streamId, version: event.version, position: event.position, ...problem } };
+  const data = plan[index]!.data!;
+  return { latest: { position: event.position, upToPosition: data.upToPosition, digest: data.digest } };
 }
 
 function checkLink(
