@@ -119,91 +119,76 @@ export function occurredAtOf(event: PaymentEvent): string {
   }
 }
 
+type PaymentEventOf<T extends PaymentEvent['type']> = Extract<PaymentEvent, { type: T }>;
+/** The payment after the event and the lines it posts, for a payment the ledger knows. */
+type Rule<T extends PaymentEvent['type']> = (p: LedgerPayment, event: PaymentEventOf<T>, at: string) => Omit<PostingResult, 'occurredAt'>;
+
+const movesNothing = (p: LedgerPayment): Omit<PostingResult, 'occurredAt'> => ({ payment: p, lines: [] });
+
+/** One rule per event type after the payment's PaymentInitiated, which introduces it (see postEvent). */
+const RULES: { readonly [T in Exclude<PaymentEvent['type'], 'PaymentInitiated'>]: Rule<T> } = {
+  // A credit (a payout: CREDIT2VIRTUAL or a card credit) pays the merchant's money out to a payee.
+  PaymentSettled: (p, { data }, at) => ({
+    payment: decided(p, 'approved', at),
+    lines: nonZero(p.kind === 'credit' ? paidOut(data.amount) : funds(data.amount)),
+  }),
+  // The hold becomes the authorized amount (an earlier hold, if any, is replaced, as in the fold).
+  PaymentAuthorized: (p, { data }, at) => ({
+    payment: { ...decided(p, 'approved', at), heldAmount: data.amount },
+    lines: nonZero(hold(data.amount - p.heldAmount)),
+  }),
+  PaymentDeclined: (p, _event, at) => ({ payment: decided(p, 'declined', at), lines: [] }),
+  // One capture per authorization: the whole hold closes and the uncaptured rest is released.
+  CaptureSucceeded: (p, { data }) => ({
+    payment: { ...p, heldAmount: 0 },
+    lines: nonZero([...hold(-p.heldAmount), ...funds(data.amount)]),
+  }),
+  AuthorizationReversed: (p, { data }) => {
+    // Never release more than is held, so authorized_holds cannot go negative.
+    const released = Math.min(data.amount, p.heldAmount);
+    return { payment: { ...p, heldAmount: p.heldAmount - released }, lines: nonZero(hold(-released)) };
+  },
+  PaymentVoided: (p, { data }) => ({ payment: p, lines: nonZero(funds(-data.amount)) }),
+  RefundSucceeded: (p, { data }) => ({ payment: p, lines: nonZero(funds(-data.amount)) }),
+  PaymentCascaded: movesNothing,
+  ThreeDSChallengeRequired: movesNothing,
+  PayerRedirectRequired: movesNothing,
+  PaymentPending: movesNothing,
+  PaymentOutcomeUnknown: movesNothing,
+  CaptureRequested: movesNothing,
+  CaptureDeclined: movesNothing,
+  VoidRequested: movesNothing,
+  VoidDeclined: movesNothing,
+  CreditVoidRequested: movesNothing,
+  RefundDeclined: movesNothing,
+  ReversalDeclined: movesNothing,
+};
+
+/** What the ledger remembers of a payment from its PaymentInitiated. */
+function introduced(d: PaymentEventOf<'PaymentInitiated'>['data']): LedgerPayment {
+  return {
+    paymentId: d.paymentId,
+    merchantId: d.merchantId,
+    currency: d.currency,
+    kind: d.kind,
+    initiatedAt: d.initiatedAt,
+    outcome: 'pending',
+    decidedAt: null,
+    heldAmount: 0,
+  };
+}
+
 /**
  * Applies one event of a payment. `payment` is what the ledger knew before (null for a payment it
  * has not seen, which only PaymentInitiated may introduce).
  */
 export function postEvent(payment: LedgerPayment | null, event: PaymentEvent): PostingResult {
   const at = occurredAtOf(event);
-  if (event.type === 'PaymentInitiated') {
-    const d = event.data;
-    // A replayed PaymentInitiated must not reset what the ledger already holds for the payment.
-    if (payment) return { payment, lines: [], occurredAt: at };
-    return {
-      payment: {
-        paymentId: d.paymentId,
-        merchantId: d.merchantId,
-        currency: d.currency,
-        kind: d.kind,
-        initiatedAt: d.initiatedAt,
-        outcome: 'pending',
-        decidedAt: null,
-        heldAmount: 0,
-      },
-      lines: [],
-      occurredAt: at,
-    };
-  }
+  // A replayed PaymentInitiated must not reset what the ledger already holds for the payment.
+  if (event.type === 'PaymentInitiated') return { payment: payment ?? introduced(event.data), lines: [], occurredAt: at };
   if (!payment) return { payment: null, lines: [], occurredAt: at };
-  const p = payment;
-  const unchanged: PostingResult = { payment: p, lines: [], occurredAt: at };
-  switch (event.type) {
-    case 'PaymentSettled':
-      // A credit (a payout: CREDIT2VIRTUAL or a card credit) pays the merchant's money out to a payee.
-      return {
-        payment: decided(p, 'approved', at),
-        lines: nonZero(p.kind === 'credit' ? paidOut(event.data.amount) : funds(event.data.amount)),
-        occurredAt: at,
-      };
-    case 'PaymentAuthorized': {
-      // The hold becomes the authorized amount (an earlier hold, if any, is replaced, as in the fold).
-      const placed = event.data.amount - p.heldAmount;
-      return {
-        payment: { ...decided(p, 'approved', at), heldAmount: event.data.amount },
-        lines: nonZero(hold(placed)),
-        occurredAt: at,
-      };
-    }
-    case 'PaymentDeclined':
-      return { payment: decided(p, 'declined', at), lines: [], occurredAt: at };
-    case 'CaptureSucceeded':
-      // One capture per authorization: the whole hold closes and the uncaptured rest is released.
-      return {
-        payment: { ...p, heldAmount: 0 },
-        lines: nonZero([...hold(-p.heldAmount), ...funds(event.data.amount)]),
-        occurredAt: at,
-      };
-    case 'AuthorizationReversed': {
-      // Never release more than is held, so authorized_holds cannot go negative.
-      const released = Math.min(event.data.amount, p.heldAmount);
-      return {
-        payment: { ...p, heldAmount: p.heldAmount - released },
-        lines: nonZero(hold(-released)),
-        occurredAt: at,
-      };
-    }
-    case 'PaymentVoided':
-      return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
-    case 'RefundSucceeded':
-      return { payment: p, lines: nonZero(funds(-event.data.amount)), occurredAt: at };
-    case 'PaymentCascaded':
-    case 'ThreeDSChallengeRequired':
-    case 'PayerRedirectRequired':
-    case 'PaymentPending':
-    case 'PaymentOutcomeUnknown':
-    case 'CaptureRequested':
-    case 'CaptureDeclined':
-    case 'VoidRequested':
-    case 'VoidDeclined':
-    case 'CreditVoidRequested':
-    case 'RefundDeclined':
-    case 'ReversalDeclined':
-      return unchanged;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
+  const rule = RULES[event.type] as Rule<typeof event.type>;
+  return { ...rule(payment, event, at), occurredAt: at };
 }
 
 function decided(p: LedgerPayment, outcome: 'approved' | 'declined', at: string): LedgerPayment {
