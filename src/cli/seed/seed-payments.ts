@@ -46,17 +46,27 @@ const eventsOf = (writes: StreamWrite[]): number => writes.reduce((n, w) => n + 
 /** One seeding: the payments waiting for their next request, and the writes not appended yet. */
 class Seeding {
   /** Follow-ups waiting for their simulated time, soonest first. */
-  readonly queue = new MinQueue<SeededPayment>();
+  private readonly queue = new MinQueue<SeededPayment>();
   /** Events of the queued payments' requests still to run. */
-  planned = 0;
-  written = 0;
-  pendingEvents = 0;
-  readonly result: SeedResult = { events: 0, payments: 0, byStatus: {} };
+  private planned = 0;
+  private written = 0;
+  private pendingEvents = 0;
+  private payments = 0;
+  private readonly byStatus: Record<string, number> = {};
   private writes: StreamWrite[] = [];
   private readonly perAppend: number;
 
   constructor(private readonly options: SeedOptions) {
     this.perAppend = Math.max(1, options.eventsPerAppend ?? 50_000);
+  }
+
+  /** Events written, waiting to be, and planned for the payments under way. */
+  get eventsSoFar(): number {
+    return this.written + this.pendingEvents + this.planned;
+  }
+
+  get result(): SeedResult {
+    return { events: this.written, payments: this.payments, byStatus: this.byStatus };
   }
 
   async addPayment(payment: SeededPayment): Promise<void> {
@@ -74,9 +84,9 @@ class Seeding {
     if (payment.next < payment.steps.length) {
       this.queue.push(payment.steps[payment.next].at, payment);
     } else {
-      this.result.payments++;
+      this.payments++;
       const status = payment.state.exists ? payment.state.status : 'NONE';
-      this.result.byStatus[status] = (this.result.byStatus[status] ?? 0) + 1;
+      this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
     }
     if (this.pendingEvents >= this.perAppend) await this.flush();
   }
@@ -104,12 +114,12 @@ export async function seedPayments(options: SeedOptions): Promise<SeedResult> {
   const expectedPayments = Math.ceil(options.events / 3.5);
   let clock = options.startAt?.getTime() ?? Date.now() - expectedPayments * PAYMENT_EVERY_MS;
   const seeding = new Seeding(options);
-  while (seeding.written + seeding.pendingEvents + seeding.planned < options.events) {
+  while (seeding.eventsSoFar < options.events) {
     clock += dice.between(PAYMENT_EVERY_MS / 2, (PAYMENT_EVERY_MS * 3) / 2);
     await seeding.runDue(clock);
     await seeding.addPayment(newPayment(dice, dice.pick(options.merchantIds), clock));
   }
   await seeding.runDue();
   await seeding.flush();
-  return { ...seeding.result, events: seeding.written };
+  return seeding.result;
 }
