@@ -1,6 +1,8 @@
 /**
- * One ajv instance, schemas compiled once at start-up. Failures become the spec's field errors,
- * worded as `field: message` so a merchant sees which field to fix.
+ * One ajv instance per process, each schema compiled once: every app the process builds (each role,
+ * each gateway a test starts) shares the compiled functions, since compiling is most of what
+ * building an app costs. Failures become the spec's field errors, worded as `field: message` so a
+ * merchant sees which field to fix.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -15,18 +17,38 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+let sharedAjv: Ajv | null = null;
+
+/** The process's ajv instance. */
 export function createAjv(): Ajv {
+  if (sharedAjv) return sharedAjv;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv, ['uuid', 'email', 'ipv4', 'ipv6', 'date']);
   ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
-  return ajv;
+  return (sharedAjv = ajv);
+}
+
+/**
+ * Compiled functions by instance and schema text: apps build their schemas afresh, so ajv's own
+ * cache (by object) would compile each again. A compiled function holds no state between calls
+ * but its last `errors`, read right after the call.
+ */
+const compiled = new WeakMap<Ajv, Map<string, ValidateFunction>>();
+
+export function compileSchema(ajv: Ajv, schema: object): ValidateFunction {
+  let bySchema = compiled.get(ajv);
+  if (!bySchema) compiled.set(ajv, (bySchema = new Map()));
+  const key = JSON.stringify(schema);
+  let validate = bySchema.get(key);
+  if (!validate) bySchema.set(key, (validate = ajv.compile(schema)));
+  return validate;
 }
 
 /** `schema`: what it validates against, so the OpenAPI document describes exactly that (src/api/openapi). */
 export type Validator = ((body: unknown) => FieldError[]) & { readonly schema?: object };
 
 export function compileValidator(ajv: Ajv, schema: object): Validator {
-  const validate: ValidateFunction = ajv.compile(schema);
+  const validate = compileSchema(ajv, schema);
   return Object.assign((body: unknown) => (validate(body) ? [] : toFieldErrors(validate.errors ?? [])), { schema });
 }
 

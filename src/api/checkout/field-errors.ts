@@ -5,15 +5,15 @@
  * not say which object lacks it. Wording matches the S2S API's field errors.
  */
 import type Ajv from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { errors, type FieldError } from '../errors';
-import { messageOf } from '../validation';
+import { compileSchema, messageOf } from '../validation';
 import { COUNTRY_PATTERN } from './schemas';
 
 export type JsonValidator = (body: unknown) => FieldError[];
 
 export function compileJsonValidator(ajv: Ajv, schema: object): JsonValidator {
-  const validate: ValidateFunction = ajv.compile(schema);
+  const validate = compileSchema(ajv, schema);
   return (body) => (validate(body) ? [] : toFieldErrors(validate.errors ?? []));
 }
 
