@@ -118,9 +118,13 @@ function distIsCurrent() {
   return currentAtStart;
 }
 
-/** The compiled twin of a source file under src/ or projections/ (`src/a/b.ts` -> `dist/src/a/b.js`). */
+/**
+ * The compiled twin of a source file under src/ or projections/ (`src/a/b.ts` -> `dist/src/a/b.js`);
+ * null for any other file (a test's own thread module), which dist/ does not hold.
+ */
 function compiledTwin(sourceFile) {
-  const rel = path.relative(ROOT, sourceFile);
+  const rel = path.relative(ROOT, sourceFile).split(path.sep).join('/');
+  if (!SOURCE_DIRS.some((dir) => rel.startsWith(`${dir}/`))) return null;
   return path.join(DIST, rel.replace(/\.ts$/, '.js'));
 }
 

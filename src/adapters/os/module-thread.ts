@@ -8,13 +8,14 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 const { distIsCurrent, compiledTwin } = require('./dist-build.cjs') as {
   distIsCurrent(): boolean;
-  compiledTwin(sourceFile: string): string;
+  compiledTwin(sourceFile: string): string | null;
 };
 
 /** The file a new thread loads to run `file`, and whether it needs the TypeScript loader for it. */
 export function threadEntry(file: string): { file: string; needsLoader: boolean } {
   if (!file.endsWith('.ts')) return { file, needsLoader: false };
-  if (distIsCurrent()) return { file: compiledTwin(file), needsLoader: false };
+  const twin = compiledTwin(file);
+  if (twin && distIsCurrent()) return { file: twin, needsLoader: false };
   return { file, needsLoader: true };
 }
 

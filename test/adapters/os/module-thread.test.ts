@@ -17,6 +17,11 @@ describe('Threads started from the sources', function () {
     expect(existsSync(entry.file)).to.equal(true);
   });
 
+  it('Given a module outside src/ and projections/ (a test\'s own thread), then its thread loads it from the sources', function () {
+    const testModule = path.join(ROOT, 'test/workers/fixtures/commit-signal-probe-thread.ts');
+    expect(threadEntry(testModule)).to.deep.equal({ file: testModule, needsLoader: true });
+  });
+
   it('Given a compiled module, then its thread loads it as it is', function () {
     const compiled = path.join(ROOT, 'dist/src/adapters/os/module-thread.js');
     expect(threadEntry(compiled)).to.deep.equal({ file: compiled, needsLoader: false });
