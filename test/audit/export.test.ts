@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { verifyExport } from '../../src/domain/audit/export-manifest';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -21,7 +22,7 @@ describe('export with a signed manifest (CLI, SQLite)', function () {
   let ledgerDir: string;
 
   const gateway = (...args: string[]) => {
-    const r = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'export', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, cliArgv('export', ...args), { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const filesOf = (d: string) => new Map(readdirSync(d).map((name) => [name, readFileSync(join(d, name))] as const));

@@ -14,6 +14,7 @@ import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-st
 import { eventChainHash } from '../../src/domain/audit/chain-hash';
 import { verifyPaymentProof, type PaymentProof } from '../../src/domain/audit/payment-proof';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PYTHON_VERIFIER = join(ROOT, 'docs/audit/verify_proof.py');
@@ -26,7 +27,7 @@ describe('audit proofs and consistency (CLI, SQLite)', function () {
   let env: NodeJS.ProcessEnv;
 
   function gateway(...args: string[]) {
-    const result = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'audit', ...args], {
+    const result = spawnSync(process.execPath, cliArgv('audit', ...args), {
       cwd: ROOT,
       env,
       encoding: 'utf8',
@@ -103,7 +104,7 @@ describe('audit proofs and consistency (CLI, SQLite)', function () {
 
     it('verifies offline: the payment state folded from the proven events, from both verifiers', function () {
       const nowhere = join(dir, 'no-data-dir');
-      const result = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'audit', 'verify-proof', proofFile, '--key', keyFile], {
+      const result = spawnSync(process.execPath, cliArgv('audit', 'verify-proof', proofFile, '--key', keyFile), {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: nowhere, EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', VAULT_KEY: '' },
         encoding: 'utf8',

@@ -28,6 +28,7 @@ import {
 } from '../support/payment-fixtures';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
 import { TestClock } from '../support/gateway-harness';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 /** What a person with a SQL prompt can do to the events table. */
 interface Tampering {
@@ -273,7 +274,7 @@ describe('npm run gateway -- audit verify, as a process', function () {
   });
 
   function audit(...args: string[]) {
-    const result = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'audit', 'verify', ...args], {
+    const result = spawnSync(process.execPath, cliArgv('audit', 'verify', ...args), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, EVENT_STORE: 'sqlite', GATEWAY_LOG_LEVEL: 'error' },
       encoding: 'utf8',

@@ -13,6 +13,7 @@ import { buildGateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSale } from '../support/direct-sale';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -33,7 +34,7 @@ describe('callbacks CLI, as processes', function () {
   // Asynchronous: the merchant's receiver lives in this process and must keep answering meanwhile.
   const cli = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(TSX, ['src/cli/index.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env() } });
+      const child = spawn(process.execPath, cliArgv(...args), { cwd: ROOT, env: { ...process.env, ...env() } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c) => (stdout += c));

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { cliWithDataDir } from '../support/cli-runner';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SHOP_URL = 'https://shop.example/callbacks';
@@ -35,7 +36,7 @@ describe('callbacks listen --merchant, stopped with several Ctrl-Cs', function (
 
   it('sets the URL back when Ctrl-Cs come in quick succession from the moment the URL was changed', async () => {
     const before = eventCount();
-    const listener = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'callbacks', 'listen', '--merchant', merchantId, '--port', '0'], {
+    const listener = spawn(process.execPath, cliArgv('callbacks', 'listen', '--merchant', merchantId, '--port', '0'), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: cli.dataDir, GATEWAY_LOG_LEVEL: 'error', EVENT_STORE: 'sqlite', DATABASE_URL: '' },
     });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -60,7 +61,7 @@ describe('npm run gateway -- callbacks listen, next to a running gateway', funct
 
   it('prints each callback with its delivery id, fields and a verified signature, and gives the merchant its URL back on Ctrl-C', async () => {
     // Given the listener, started for the demo merchant
-    listener = spawn(TSX, ['src/cli/index.ts', 'callbacks', 'listen', '--merchant', demo.merchant_id, '--port', '0'], { cwd: ROOT, env: env() });
+    listener = spawn(process.execPath, cliArgv('callbacks', 'listen', '--merchant', demo.merchant_id, '--port', '0'), { cwd: ROOT, env: env() });
     listener.stdout!.on('data', (chunk) => (stdout += chunk));
     listener.stderr!.on('data', (chunk) => (stderr += chunk));
     await until('the listener', () => /Listening for callbacks on (\S+)/.test(stderr));
@@ -87,7 +88,7 @@ describe('npm run gateway -- callbacks listen, next to a running gateway', funct
     listener.kill('SIGINT');
     expect(await exited).to.equal(0);
     expect(stderr).to.include(`Notification URL of merchant ${demo.merchant_id} set back to none.`);
-    const shown = spawnSync(TSX, ['src/cli/index.ts', 'merchant', 'show', demo.merchant_id, '--json'], { cwd: ROOT, env: env(), encoding: 'utf8' });
+    const shown = spawnSync(process.execPath, cliArgv('merchant', 'show', demo.merchant_id, '--json'), { cwd: ROOT, env: env(), encoding: 'utf8' });
     expect(JSON.parse(shown.stdout).notification_url).to.equal(null);
   });
 });

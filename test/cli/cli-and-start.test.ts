@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { saleCardHash, transIdHash } from '../../src/domain/signatures';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 function cli(dataDir: string, args: string[]) {
-  const result = spawnSync(TSX, ['src/cli/index.ts', ...args], {
+  const result = spawnSync(process.execPath, cliArgv(...args), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' },
     encoding: 'utf8',
@@ -58,7 +59,7 @@ describe('npm start and the merchant CLI, as processes', function () {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-'));
-    server = spawn(TSX, ['src/main.ts'], {
+    server = spawn(process.execPath, gatewayArgv(), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'error' },
       stdio: ['ignore', 'pipe', 'pipe'],

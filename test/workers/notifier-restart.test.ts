@@ -16,6 +16,7 @@ import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSale } from '../support/direct-sale';
 import { TestClock } from '../support/gateway-harness';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const MINUTE = 60_000;
 const REPO = path.resolve(__dirname, '../..');
@@ -129,7 +130,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
         // A separate notifier process picks the callback up; the merchant never answers; it is killed.
         receiver.script.push('hang');
-        const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'notifier'], {
+        const child: ChildProcess = spawn(process.execPath, cliArgv('notifier'), {
           cwd: REPO,
           env: { ...process.env, ...env(), CALLBACK_TIMEOUT: '60s', GATEWAY_LOG_LEVEL: 'silent' },
           stdio: 'ignore',

@@ -26,6 +26,7 @@ import { loadConfig } from '../../src/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { defaultSaleFields, signSale, transIdHash, type Fields } from '../support/gateway-harness';
 import { createTestSchema, dropSchema, requirePostgres, TEST_DATABASE_URL } from '../support/postgres';
+import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const REPO = path.resolve(__dirname, '../..');
 const ROLES = ['api', 'projector', 'notifier', 'scheduler'] as const;
@@ -119,7 +120,7 @@ describe('a multi-process PostgreSQL deployment losing its database connections'
   }
 
   async function startRole(role: Role): Promise<RoleProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', role], {
+    const child = spawn(process.execPath, cliArgv(role), {
       cwd: REPO,
       env: envFor(role),
       stdio: ['ignore', 'pipe', 'pipe'],
