@@ -4,7 +4,9 @@
  * parsing prose. PaymentDeclined records one from schema version 2 on; version 1 events get theirs
  * derived by the same rule when they are read (src/domain/upcasting).
  */
-import type { DeclineStage } from './events';
+
+/** Where in a payment's life it was declined: the first thing a decline's code is read from. */
+export type DeclineStage = 'authorization' | '3ds' | 'redirect' | 'timeout';
 
 export type DeclineCode =
   | 'do_not_honor'

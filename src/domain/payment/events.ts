@@ -9,7 +9,9 @@
 
 import type { PanType } from '../wallets/wallet-card';
 import type { Wallet } from '../wallets/token-shape';
-import type { DeclineCode } from './decline-code';
+import type { DeclineCode, DeclineStage } from './decline-code';
+
+export type { DeclineStage } from './decline-code';
 
 export const PAYMENT_EVENT_SCHEMA_VERSION = 1;
 
@@ -285,8 +287,6 @@ export interface PaymentAuthorized {
     authorizedAt: string;
   };
 }
-
-export type DeclineStage = 'authorization' | '3ds' | 'redirect' | 'timeout';
 
 /** Schema version 2: `code` added (version 1 events are upcast with a derived one). */
 export interface PaymentDeclined {
