@@ -16,7 +16,7 @@ import { DomainError } from '../../domain/errors';
 import { DUPLICATE_WINDOW_MS } from '../../domain/order/order-reservation';
 import type { AuthorizationResult } from '../../domain/payment/commands';
 import { paymentDecider } from '../../domain/payment/decider';
-import { paymentStreamId, type MethodSnapshot, type PayerSnapshot } from '../../domain/payment/events';
+import { paymentStreamId, type MethodSnapshot, type PayerSnapshot, type PaymentEvent } from '../../domain/payment/events';
 import { connectorOf, type ExistingPayment, type PaymentState } from '../../domain/payment/state';
 import { INSUFFICIENT_PAYOUT_BALANCE } from '../../domain/payouts/balance-decide';
 import { toNewEvent } from '../command-handler';
@@ -57,7 +57,6 @@ export interface PayoutResult {
 }
 
 export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Promise<PayoutResult> {
-  const { store, clock } = deps;
   const paymentId = newId();
   const metadata: EventMetadata = { correlationId: request.correlationId, causationId: request.correlationId };
   // Routed before anything is recorded: a payout no connector can make must not burn the order id.
@@ -68,8 +67,18 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
     amount: request.amount,
     recurring: false,
   });
-  const now = clock.now().toISOString();
-  const initiated = paymentDecider.decide(
+  const now = deps.clock.now().toISOString();
+  const initiated = initiatedEvents(request, paymentId, route, now);
+  const recorded = await reserveAndInitiate(deps, request, paymentId, initiated, metadata, now);
+  if (recorded.replayed) return { payment: recorded.payment, replayed: true };
+  // The money first: nothing is sent to the provider before it is set aside.
+  const refusal = await holdOnBalance(deps, request, paymentId, metadata, now);
+  const start = { state: initiated.reduce(paymentDecider.evolve, paymentDecider.initialState()), version: recorded.version };
+  return { payment: await askProvider(deps, request, paymentId, start, refusal, metadata), replayed: false };
+}
+
+function initiatedEvents(request: PayoutRequest, paymentId: string, route: string[], now: string): PaymentEvent[] {
+  return paymentDecider.decide(
     {
       type: 'InitiatePayment',
       data: {
@@ -96,22 +105,38 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
     },
     { exists: false },
   );
+}
+
+/** The order id and the payout, in one write; a taken order id is a repeat (or a duplicate) instead. */
+async function reserveAndInitiate(
+  deps: PayoutDeps,
+  request: PayoutRequest,
+  paymentId: string,
+  initiated: PaymentEvent[],
+  metadata: EventMetadata,
+  now: string,
+): Promise<{ replayed: false; version: bigint } | { replayed: true; payment: ExistingPayment }> {
   const reservation = orderReservation({ merchantId: request.merchantId, orderId: request.orderId, paymentId }, now, metadata);
-  let version: bigint;
   try {
-    const results = await store.appendMultiple([
+    const results = await deps.store.appendMultiple([
       reservation,
       { streamId: paymentStreamId(paymentId), events: initiated.map((e) => toNewEvent(e, paymentDecider.schemaVersion, metadata)), expected: NO_STREAM },
     ]);
-    version = results[results.length - 1]!.nextExpectedVersion;
+    return { replayed: false, version: results[results.length - 1]!.nextExpectedVersion };
   } catch (error) {
     if (!orderTaken(error, reservation)) throw error;
-    return { payment: await replayOrReject(deps, request), replayed: true };
+    return { replayed: true, payment: await replayOrReject(deps, request) };
   }
-  let state: PaymentState = initiated.reduce(paymentDecider.evolve, paymentDecider.initialState());
+}
 
-  // The money first: nothing is sent to the provider before it is set aside.
-  let refusal: AuthorizationResult | null = null;
+/** Holds the amount on the payout balance; a balance that cannot cover it is the payout's decline, as the provider's would be. */
+async function holdOnBalance(
+  deps: PayoutDeps,
+  request: PayoutRequest,
+  paymentId: string,
+  metadata: EventMetadata,
+  now: string,
+): Promise<AuthorizationResult | null> {
   try {
     await deps.balances.handle(
       request.merchantId,
@@ -119,12 +144,23 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
       { type: 'HoldPayout', data: { merchantId: request.merchantId, currency: request.currency, paymentId, amount: request.amount, now } },
       metadata,
     );
+    return null;
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'insufficient_payout_balance') throw error;
-    refusal = { outcome: 'declined', reason: INSUFFICIENT_PAYOUT_BALANCE };
+    return { outcome: 'declined', reason: INSUFFICIENT_PAYOUT_BALANCE };
   }
+}
 
-  const stream = paymentStream(store);
+/** The provider's answer (or the balance's refusal) recorded, connector after connector while the route cascades. */
+async function askProvider(
+  deps: PayoutDeps,
+  request: PayoutRequest,
+  paymentId: string,
+  start: { state: PaymentState; version: bigint },
+  refusal: AuthorizationResult | null,
+  metadata: EventMetadata,
+): Promise<ExistingPayment> {
+  const stream = paymentStream(deps.store);
   const ask = {
     paymentId,
     merchantId: request.merchantId,
@@ -135,18 +171,19 @@ export async function startPayout(deps: PayoutDeps, request: PayoutRequest): Pro
     ...(request.payee.email ? { payerEmail: request.payee.email } : {}),
     returnUrl: payerReturnUrl(deps.baseUrl, paymentId),
   };
+  let { state, version } = start;
   for (;;) {
     const result = refusal ?? toAuthorizationResult(await callConnector(deps, connectorOf(existing(state)), request.correlationId, (connector) => connector.payout(ask)));
     const recorded = await stream.handle(
       paymentId,
-      { type: 'RecordAuthorization', data: { result, now: clock.now().toISOString() } },
+      { type: 'RecordAuthorization', data: { result, now: deps.clock.now().toISOString() } },
       metadata,
       { state, version },
     );
     state = recorded.state;
     version = recorded.version!;
     // A soft decline goes on to the route's next connector, the money still held.
-    if (!recorded.newEvents.some((e) => e.type === 'PaymentCascaded')) return { payment: existing(state), replayed: false };
+    if (!recorded.newEvents.some((e) => e.type === 'PaymentCascaded')) return existing(state);
   }
 }
 
