@@ -12,6 +12,7 @@ import { admitOrRefuse, countingHashFailures, merchantSubject } from '../auth-th
 import { errors } from '../errors';
 import { normalizeForm, repeatedNames, SENT_MORE_THAN_ONCE } from '../form';
 import { s2sActions } from './actions';
+import { isS2sActionName } from './actions/names';
 import type { S2sDeps } from './s2s-action';
 
 export type { ActionContext, PaymentQueries, S2sAction, S2sDeps } from './s2s-action';
@@ -29,9 +30,7 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     }
     const form = normalizeForm((ctx.request as { body?: unknown }).body);
     const name = form.action;
-    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(actions, name)) {
-      throw errors.routeNotSupported();
-    }
+    if (!isS2sActionName(name)) throw errors.routeNotSupported();
     const chosen = actions[name];
     const clientKey = form.client_key;
     if (Array.isArray(clientKey)) throw errors.invalid([errors.field('client_key', SENT_MORE_THAN_ONCE)]);
