@@ -18,7 +18,14 @@ import type { Wallet } from '../../domain/wallets/token-shape';
 import { paymentStream } from './payment-stream';
 import { reconcile } from './reconcile/handler';
 import { recurringChain, recurringPayment, startScheduledPayment } from './recurring/handler';
+import { cardSale } from './sale/card-sale';
+import type { SaleChecks } from './sale/checks';
+import type { CardSaleCommand, MethodSaleCommand, Parsed } from './sale/command';
+import type { SaleForm } from './sale/form-fields';
 import { sale } from './sale/handler';
+import type { MerchantTerms } from './sale/merchant-terms';
+import { methodSale } from './sale/method-sale';
+import { parseMethodSale } from './sale/parse-method-sale';
 import { startPayment, type Claim } from './start-payment/handler';
 import { walletInstrument, walletPayable, walletSale, type WalletInstrument, type WalletPaymentRequest, type WalletSaleRequest } from './wallet/handler';
 import type { InternalSale, RecurringChain, RecurringRequest, SaleRequest, SaleResult, ScheduledPaymentRequest } from './types';
@@ -31,6 +38,21 @@ export class PaymentService {
   /** Refuses (`no_capable_connector`) a payment none of these connectors could take, before anything is recorded. */
   assertRoutable(connectors: readonly string[], requirements: RouteRequirements): void {
     routeOf(this.deps.connectors, connectors, requirements);
+  }
+
+  /** An S2S CARD SALE, parsed (parseCardSale) and its hash checked. */
+  cardSale(command: CardSaleCommand, checks: SaleChecks): Promise<SaleResult> {
+    return cardSale(this.deps, command, checks);
+  }
+
+  /** The one parse of an S2S APM SALE: its brand is looked up among this deployment's connectors. */
+  parseMethodSale(form: SaleForm, terms: MerchantTerms, correlationId: string): Parsed<MethodSaleCommand> {
+    return parseMethodSale(this.deps.connectors, form, terms, correlationId);
+  }
+
+  /** An S2S APM SALE, parsed (parseMethodSale) and its hash checked. */
+  methodSale(command: MethodSaleCommand, checks: SaleChecks): Promise<SaleResult> {
+    return methodSale(this.deps, command, checks);
   }
 
   /** A SALE with a card or an alternative method (S2S APM: `method` and channel `s2s_apm`). */

@@ -23,7 +23,7 @@ import { errors, type FieldError } from '../../errors';
 import { requireHash } from '../../require-hash';
 import { apmAnswerHead } from '../apm-responses';
 import { formString as str, type ActionContext, type S2sDeps } from '../s2s-action';
-import { brandErrors } from './apm-sale';
+import { brandErrors } from '../sale-refusals';
 
 /** The field errors in the order of the form: the order, its description, the parameters, the payee. */
 const RANK: ReadonlyArray<[RegExp, number]> = [
