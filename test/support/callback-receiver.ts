@@ -22,6 +22,11 @@ export class CallbackReceiver {
   /** Answers used in order; when empty, `defaultAnswer`. */
   readonly script: Answer[] = [];
   defaultAnswer: Answer = 200;
+  /**
+   * When set, decides every answer from the request itself (its delivery and how many times that
+   * delivery came before), whatever order concurrent senders' requests arrive in.
+   */
+  answerBy: ((request: { deliveryId: string; fields: URLSearchParams; seenBefore: number }) => Answer) | null = null;
   private server: http.Server | null = null;
   private readonly sockets = new Set<Socket>();
   private port = 0;
@@ -35,14 +40,20 @@ export class CallbackReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const answer = this.script.length ? this.script.shift()! : this.defaultAnswer;
         const body = Buffer.concat(chunks).toString('utf8');
+        const deliveryId = String(req.headers['x-delivery-id'] ?? '');
+        const seenBefore = this.received.filter((r) => r.deliveryId === deliveryId).length;
+        const answer = this.answerBy
+          ? this.answerBy({ deliveryId, fields: new URLSearchParams(body), seenBefore })
+          : this.script.length
+            ? this.script.shift()!
+            : this.defaultAnswer;
         this.received.push({
           headers: req.headers,
           body,
           fields: new URLSearchParams(body),
           arrivedAt: Date.now(),
-          deliveryId: String(req.headers['x-delivery-id'] ?? ''),
+          deliveryId,
           answeredWith: answer,
         });
         if (answer === 'hang') return;
