@@ -1,6 +1,6 @@
 /**
- * Exports with signed manifests: a read model as CSV, as of a signed checkpoint, that `export
- * verify` checks with nothing but the directory.
+ * Exports with signed manifests: a read model as CSV or Parquet, as of a signed checkpoint, that
+ * `export verify` checks with nothing but the directory.
  */
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -8,7 +8,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { expect } from 'chai';
+import { readParquet, toParquet } from '../../src/adapters/audit/parquet-table';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { EXPORT_SOURCES } from '../../src/cli/export-sources';
 import { verifyExport } from '../../src/domain/audit/export-manifest';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
 import { cliArgv, gatewayArgv } from '../support/launcher';
@@ -91,6 +93,30 @@ describe('export with a signed manifest (CLI, SQLite)', function () {
     writeFileSync(join(ledgerDir, 'ledger.csv'), intact.get('ledger.csv')!);
   });
 
+  it('Given the ledger exported as Parquet, then the manifest states its rows and balances, and a removed row fails verify', async function () {
+    const out = join(dir, 'ledger-parquet');
+    const made = gateway('ledger', '--format', 'parquet', '--out', out);
+    expect(made.stderr).to.equal('');
+    expect(made.code).to.equal(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.files.map((f: { name: string }) => f.name)).to.deep.equal(['ledger.parquet']);
+    // The sale of 10.00 settled, 4.00 of it refunded: 6.00 owed to the merchant, paid by the payer.
+    expect(manifest.balances).to.deep.equal([
+      { merchant_id: 'merchant-1', currency: 'USD', account: 'merchant_receivable', balance: '600' },
+      { merchant_id: 'merchant-1', currency: 'USD', account: 'payer_funds', balance: '-600' },
+    ]);
+    const table = await readParquet(readFileSync(join(out, 'ledger.parquet')));
+    if (typeof table === 'string') throw new Error(table);
+    expect(table.columns).to.deep.equal(manifest.columns);
+    expect(table.rows).to.have.length(manifest.files[0].rows);
+    expect(gateway('verify', out).stdout).to.equal('OK: 1 files match the signed manifest\n');
+
+    writeFileSync(join(out, 'ledger.parquet'), toParquet(EXPORT_SOURCES.ledger.columns, table.rows.slice(1)));
+    const cli = gateway('verify', out);
+    expect(cli.stdout).to.equal("INVALID: ledger.parquet was changed: its SHA-256 is not the manifest's\n");
+    expect(cli.code).to.equal(1);
+  });
+
   it('exports payments without card tokens or payer emails', function () {
     const out = join(dir, 'payments');
     const made = gateway('payments', '--format', 'csv', '--out', out);
@@ -101,5 +127,10 @@ describe('export with a signed manifest (CLI, SQLite)', function () {
     expect(csv).to.include('10.00');
     expect(csv).to.not.include('ada@example.com');
     expect(gateway('verify', out).stdout).to.equal('OK: 1 files match the signed manifest\n');
+    const parquet = join(dir, 'payments-parquet');
+    expect(gateway('payments', '--format', 'parquet', '--out', parquet).code).to.equal(0);
+    expect(readdirSync(parquet).sort()).to.deep.equal(['manifest.json', 'payments.parquet']);
+    expect(JSON.parse(readFileSync(join(parquet, 'manifest.json'), 'utf8'))).to.not.have.property('balances');
+    expect(gateway('verify', parquet).stdout).to.equal('OK: 1 files match the signed manifest\n');
   });
 });

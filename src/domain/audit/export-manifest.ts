@@ -5,6 +5,7 @@
  */
 import { createHash, type KeyObject, verify } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
+import type { ExportedBalance } from './export-figures';
 import { type CheckpointSigner, keyIdOf, parseCheckpointText, parsePublicKey, type SignedCheckpoint, verifyCheckpointSignature } from './signed-checkpoint';
 
 export const EXPORT_MANIFEST_FORMAT = 'export-manifest/1';
@@ -27,6 +28,8 @@ export interface ExportManifest {
   created_at: string;
   /** The newest signed checkpoint at export time: the read model had projected nothing after it but checkpoints. */
   checkpoint: SignedCheckpoint | null;
+  /** Ledger exports: every account's balance over the rows exported, by merchant and currency (export-figures.ts). */
+  balances?: ExportedBalance[];
   public_key: string;
   /** Ed25519 over the canonical JSON of every other field, base64. */
   signature: string;
