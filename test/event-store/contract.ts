@@ -382,6 +382,17 @@ export function eventStoreContract(
         expect(await store.readStream(stream, { after: 40n })).to.deep.equal([]);
         expect(await store.readStream(streamName(), { after: 0n })).to.deep.equal([]);
       });
+
+      it('reads at most maxCount events, the first ones after the version given', async function () {
+        const stream = streamName();
+        const events = newEvents(5);
+        await store.append(stream, events, NO_STREAM);
+        const ids = async (options: { after?: bigint | null; maxCount?: number }) => (await store.readStream(stream, options)).map((event) => event.id);
+        expect(await ids({ maxCount: 2 })).to.deep.equal(events.slice(0, 2).map((event) => event.id));
+        expect(await ids({ after: 1n, maxCount: 2 })).to.deep.equal(events.slice(2, 4).map((event) => event.id));
+        expect(await ids({ after: 3n, maxCount: 10 })).to.deep.equal(events.slice(4).map((event) => event.id));
+        expect(await ids({ after: 1n, maxCount: 0 })).to.deep.equal([]);
+      });
     });
 
     describe('readAll and headPosition', function () {

@@ -136,7 +136,8 @@ export class MemoryEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const after = options.after ?? null;
-    return (this.streams.get(streamId) ?? []).filter((e) => after === null || e.version > after).map(clone);
+    const past = (this.streams.get(streamId) ?? []).filter((e) => after === null || e.version > after);
+    return (options.maxCount === undefined ? past : past.slice(0, options.maxCount)).map(clone);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -114,20 +114,22 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
+    if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     const after = options.after ?? null;
     // Revisions are versions here; reading from past the stream's end gives nothing. Versions start
     // at 0: anything below it asks for the whole stream (the client refuses a negative revision).
-    return (await this.readRecords(streamId, after === null || after < 0n ? undefined : after + 1n)).events;
+    return (await this.readRecords(streamId, after === null || after < 0n ? undefined : after + 1n, options.maxCount)).events;
   }
 
   /**
    * The stream's events (from revision `from` on, or all of them) plus the revision of its last
    * record, which is what appends must expect: a record this adapter does not hand out (a system
-   * event type) still counts.
+   * event type) still counts. With `maxCount`, reading stops at that many events handed out.
    */
   private async readRecords(
     streamId: string,
     from?: bigint,
+    maxCount = Number.POSITIVE_INFINITY,
   ): Promise<{ events: StoredEvent[]; lastRevision: bigint | null }> {
     const events: StoredEvent[] = [];
     let lastRevision: bigint | null = null;
@@ -136,6 +138,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (resolved.event) lastRevision = resolved.event.revision;
         const event = toStoredEvent(resolved);
         if (event) events.push(event);
+        if (events.length >= maxCount) break;
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { events: [], lastRevision: null };

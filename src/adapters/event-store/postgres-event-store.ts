@@ -435,8 +435,8 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     const { rows } = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from events where stream_id = $1 and events.version > $2 order by events.version`,
-      [streamId, (options.after ?? -1n).toString()],
+      `select ${COLUMNS} from events where stream_id = $1 and events.version > $2 order by events.version limit $3`,
+      [streamId, (options.after ?? -1n).toString(), options.maxCount ?? null /* no limit */],
     );
     return rows.map(toStoredEvent);
   }

@@ -117,7 +117,8 @@ export class SqliteEventStore implements EventStore {
     this.db = new Database(options.filename);
     prepareEventsDatabase(this.db);
     this.statements = {
-      readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version`),
+      // LIMIT -1 is no limit.
+      readStream: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version LIMIT ?`),
       streamVersion: this.db.prepare('SELECT version FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1').pluck(),
       readAll: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
@@ -193,7 +194,7 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.statements.readStream.all(streamId, options.after ?? -1n) as EventRow[]).map(toStoredEvent);
+    return (this.statements.readStream.all(streamId, options.after ?? -1n, options.maxCount ?? -1) as EventRow[]).map(toStoredEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

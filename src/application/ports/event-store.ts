@@ -80,6 +80,8 @@ export interface ReadStreamOptions {
    * stream. A caller holding a stream's state at a known version reads only what came after it.
    */
   after?: bigint | null;
+  /** At most this many events, the first ones past `after`; omitted, all of them. */
+  maxCount?: number;
 }
 
 export interface ReadAllOptions {
