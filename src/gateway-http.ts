@@ -43,6 +43,7 @@ import { registerWalletDomainAssociationRoute } from './api/wallets/domain-assoc
 import { VerifyJob } from './application/audit/verify-job';
 import { LatestCheckpoint } from './application/audit/latest-checkpoint';
 import { LatestSignedCheckpoint } from './application/audit/proofs';
+import { signedCheckpointsAfter } from './application/audit/checkpoint-history';
 import { publicKeyPem } from './domain/audit/signed-checkpoint';
 import { AuthThrottle } from './application/auth-throttle/auth-throttle';
 import type { NotificationUrlCheck } from './application/callbacks/notification-url-check';
@@ -218,6 +219,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
           publicKeyPem: publicKeyPem(gateway.auditSigner.publicKey),
           keyId: gateway.auditSigner.keyId,
           latest: () => latestSigned.read(),
+          history: (after, limit) => signedCheckpointsAfter(rawStore, gateway.auditSigner.publicKey, after, limit),
         }),
       (router) => registerHealthRoute(router, { store, readModels, sandboxClock: clock === sandboxClock ? sandboxClock : null }),
       (router, ajv) => registerAdminRoutes(router, ajv, { adminToken }, adminRoutes),

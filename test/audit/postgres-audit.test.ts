@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { Client } from 'pg';
 import { PostgresEventStore } from '../../src/adapters/event-store/postgres-event-store';
 import { CheckpointRecorder } from '../../src/application/audit/checkpoint-recorder';
+import { signedCheckpointsAfter } from '../../src/application/audit/checkpoint-history';
 import { buildPaymentProof, checkConsistency, latestSignedCheckpoint, signedCheckpointOf } from '../../src/application/audit/proofs';
 import { verifyEventLog } from '../../src/application/audit/verifier';
 import type { Clock } from '../../src/application/ports/clock';
@@ -22,6 +23,7 @@ import { eventChainHash } from '../../src/domain/audit/chain-hash';
 import { leafHash, rootOf } from '../../src/domain/audit/merkle';
 import { verifyPaymentProof } from '../../src/domain/audit/payment-proof';
 import { ed25519Signer, parseCheckpointText, verifyCheckpointSignature } from '../../src/domain/audit/signed-checkpoint';
+import { logWithCheckpoints, pageThrough, positionOf, signer as historySigner } from '../support/checkpoint-log';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
 
@@ -140,6 +142,36 @@ describe('audit evidence [PostgreSQL]', function () {
     const verdict = await checkConsistency(store, kept, forged, signer.publicKey);
     expect(verdict).to.include({ ok: false });
     expect((verdict as { problem: string }).problem).to.match(/^the newer checkpoint does not extend the older one: .*\(history behind it was rewritten\)$/);
+  });
+});
+
+describe('checkpoint history [PostgreSQL]', function () {
+  requirePostgres(this);
+  this.timeout(60_000);
+  let schema: string;
+  let store: PostgresEventStore;
+
+  before(async function () {
+    let url: string;
+    ({ url, schema } = await createTestSchema('audit_history'));
+    store = await PostgresEventStore.create({ connectionString: url });
+  });
+
+  after(async function () {
+    await store?.close();
+    if (schema) await dropSchema(schema);
+  });
+
+  it('Given signed checkpoints in PostgreSQL, then paging from any position gives exactly those signed over a later one, oldest first', async function () {
+    const texts = await logWithCheckpoints(store, 9);
+    expect(await pageThrough(store, null, 4)).to.deep.equal({ texts, pages: 3 });
+    const head = (await store.headPosition())!;
+    for (let after = 0n; after <= head; after += 1n) {
+      const expected = texts.filter((text) => BigInt(positionOf(text)) > after);
+      const page = await signedCheckpointsAfter(store, historySigner.publicKey, after, 2);
+      expect(page.checkpoints.map((c) => c.checkpoint_text), `after ${after}`).to.deep.equal(expected.slice(0, 2));
+      expect(page.hasMore, `after ${after}`).to.equal(expected.length > 2);
+    }
   });
 });
 

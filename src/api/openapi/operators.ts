@@ -34,6 +34,18 @@ const delivery = {
   },
 };
 
+/** A signed checkpoint as served, kept and given to `audit consistency` (docs/audit.md). */
+const signedCheckpoint = {
+  type: 'object',
+  required: ['format', 'checkpoint_text', 'signature', 'public_key'],
+  properties: {
+    format: { const: 'signed-checkpoint/1' },
+    checkpoint_text: { type: 'string' },
+    signature: { type: 'string' },
+    public_key: { type: 'string' },
+  },
+};
+
 const admin = (summary: string, description: string, extra: Record<string, unknown>) => ({
   tags: ['Admin'],
   summary,
@@ -96,17 +108,33 @@ export const OPERATOR_PATHS: Record<string, unknown> = {
       summary: 'The newest signed audit checkpoint',
       description: 'For auditors to poll and keep: checkpoint_text is the exact signed text (tree size, Merkle root, position, time), signature its Ed25519 signature in base64. Public: no credentials. docs/audit.md.',
       responses: {
+        '200': json(signedCheckpoint),
+        '404': json({ type: 'object', properties: { result: { const: 'ERROR' }, error_code: { const: 'no_checkpoint' }, error_message: { type: 'string' } } }, 'No signed checkpoint yet'),
+      },
+    },
+  },
+  '/audit/checkpoints': {
+    get: {
+      operationId: 'auditCheckpoints',
+      tags: ['Gateway'],
+      summary: 'Every signed audit checkpoint, a page at a time',
+      description:
+        'Oldest first, those whose signed position is after `after`: poll with the `next_after` of the previous answer to keep every checkpoint, not only the newest. Each is as /audit/checkpoints/latest serves it. Public: no credentials. docs/audit.md.',
+      parameters: [
+        { name: 'after', in: 'query', schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,18})$' }, description: 'A position (the `position` line of a checkpoint kept); omitted, from the first checkpoint' },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+      ],
+      responses: {
         '200': json({
           type: 'object',
-          required: ['format', 'checkpoint_text', 'signature', 'public_key'],
+          required: ['checkpoints', 'has_more', 'next_after'],
           properties: {
-            format: { const: 'signed-checkpoint/1' },
-            checkpoint_text: { type: 'string' },
-            signature: { type: 'string' },
-            public_key: { type: 'string' },
+            checkpoints: { type: 'array', items: signedCheckpoint },
+            has_more: { type: 'boolean', description: 'More checkpoints follow the last of this page' },
+            next_after: { type: ['string', 'null'], description: 'The `after` of the next request: the position of the last checkpoint here, else the `after` given' },
           },
         }),
-        '404': json({ type: 'object', properties: { result: { const: 'ERROR' }, error_code: { const: 'no_checkpoint' }, error_message: { type: 'string' } } }, 'No signed checkpoint yet'),
+        '400': { $ref: '#/components/responses/Invalid' },
       },
     },
   },
