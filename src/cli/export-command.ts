@@ -5,7 +5,6 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { toParquet } from '../adapters/audit/parquet-table';
 import { CheckpointRecorder } from '../application/audit/checkpoint-recorder';
 import { latestSignedCheckpoint, signedCheckpointOf } from '../application/audit/proofs';
 import { ledgerBalances } from '../domain/audit/export-figures';
@@ -66,7 +65,7 @@ function writeExport(what: ExportSourceName, format: ExportFormat, out: string):
     let query = db.selectFrom(source.table).select(columns);
     for (const column of source.orderBy) query = query.orderBy(column);
     const rows = (await query.execute()) as Array<Record<string, unknown>>;
-    const bytes = format === 'parquet' ? toParquet(source.columns, rows) : Buffer.from(toCsv(columns, rows), 'utf8');
+    const bytes = format === 'parquet' ? (await import('../adapters/audit/parquet-table')).toParquet(source.columns, rows) : Buffer.from(toCsv(columns, rows), 'utf8');
     const name = `${what}.${format}`;
     writeFileSync(path.join(out, name), bytes);
     return signManifest(

@@ -5,7 +5,6 @@
  * every account's balance by merchant and currency.
  */
 import type { KeyObject } from 'node:crypto';
-import { readParquet } from '../adapters/audit/parquet-table';
 import { parseCsv } from '../domain/audit/csv-reading';
 import { balancesProblem, ledgerBalances, type ExportRow } from '../domain/audit/export-figures';
 import { type ExportManifest, MANIFEST_FILE, verifyExport } from '../domain/audit/export-manifest';
@@ -14,6 +13,7 @@ type DecodedFile = { columns: string[]; rows: ExportRow[] } | string;
 
 async function decode(name: string, bytes: Buffer): Promise<DecodedFile> {
   if (name.endsWith('.parquet')) {
+    const { readParquet } = await import('../adapters/audit/parquet-table');
     const table = await readParquet(bytes);
     if (typeof table === 'string') return table;
     // The footer's count is what a reader trusts first; it must agree with the rows decoded.

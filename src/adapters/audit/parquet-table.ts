@@ -2,6 +2,10 @@
  * Parquet for audit exports: one table written as one file, and read back for `export verify`.
  * Column types follow the read model's: text is STRING, integer INT32, bigint INT64 (amounts in
  * minor units and positions, written exactly, as 64-bit integers). Every column may hold nulls.
+ *
+ * Both libraries are ES modules only, which the compiled CommonJS loads with require() (Node 20.19
+ * and later); the export commands import this file only when a Parquet file is written or read, so
+ * nothing else the CLI does loads them.
  */
 import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
