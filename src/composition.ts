@@ -4,6 +4,7 @@
  * the same code.
  */
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
@@ -59,6 +60,7 @@ import { MerchantService } from './application/merchant-service';
 import { WalletService } from './application/wallets';
 import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-wallet-crypto';
 import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
+import { HttpsApplePayMerchantSessions } from './adapters/wallets/apple-merchant-sessions';
 import { PaymentService } from './application/payments';
 import { PayoutService } from './application/payouts';
 import { ScheduleService } from './application/schedules/schedule-service';
@@ -302,6 +304,12 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     crypto: new NodeWalletCrypto(options.walletTrust ?? walletTrustFor(config.environment, config.dataDir, process.env)),
     cipher: walletKeyCipher(key),
     clock,
+    merchantSessions: new HttpsApplePayMerchantSessions({
+      url: config.appleMerchantValidation.url,
+      allowNonPublicAddresses: config.appleMerchantValidation.allowNonPublicAddresses,
+      ...(config.appleMerchantValidation.caFile ? { ca: readFileSync(config.appleMerchantValidation.caFile) } : {}),
+    }),
+    logger,
   });
   const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl, wallets: wallets.tokens });
   const sandboxApm = configuredConnectors.some((c) => c instanceof SandboxApmConnector)

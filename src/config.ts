@@ -55,6 +55,8 @@ export interface GatewayConfig {
   connectors: ConnectorName[];
   /** Limits on failed authentication (docs/api-notes.md, Rate limits on failed authentication). */
   authFailures: AuthThrottleSettings;
+  /** Apple Pay's merchant validation (docs/wallets.md#apple-pay-merchant-validation). */
+  appleMerchantValidation: AppleMerchantValidationSettings;
   /** Where `/metrics` is served (docs/operations.md, Metrics). */
   metrics: {
     /** METRICS_TOKEN: the bearer token scrapers present; null: the admin token on the API's port. */
@@ -138,12 +140,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     connectors: connectorsFrom(env.CONNECTORS),
     callbacks: callbackSettings(env),
     authFailures: authFailureSettings(env),
+    appleMerchantValidation: appleMerchantValidationSettings(env),
     metrics: {
       token: secretToken('METRICS_TOKEN', env.METRICS_TOKEN),
       port: env.METRICS_PORT ? integer('METRICS_PORT', env.METRICS_PORT, 0, 65535) : null,
       host: env.METRICS_HOST || host,
     },
   };
+}
+
+export interface AppleMerchantValidationSettings {
+  /** WALLET_APPLE_VALIDATION_URL: Apple's Payment Session endpoint (https). */
+  url: string;
+  /** WALLET_APPLE_VALIDATION_CA_FILE: the only certificate authorities to trust for it (a test's own); sandbox only. */
+  caFile: string | null;
+  /** A stand-in on the machine itself (or a private network) is reached in the sandbox only. */
+  allowNonPublicAddresses: boolean;
+}
+
+export const APPLE_PAYMENT_SESSION_URL = 'https://apple-pay-gateway.apple.com/paymentservices/paymentSession';
+
+function appleMerchantValidationSettings(env: NodeJS.ProcessEnv): AppleMerchantValidationSettings {
+  const production = (env.GATEWAY_ENV || 'sandbox') === 'production';
+  const url = env.WALLET_APPLE_VALIDATION_URL || APPLE_PAYMENT_SESSION_URL;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Refused below.
+  }
+  if (parsed?.protocol !== 'https:') throw new ConfigError(`WALLET_APPLE_VALIDATION_URL must be an https URL (got "${url}")`);
+  const caFile = env.WALLET_APPLE_VALIDATION_CA_FILE ? path.resolve(env.WALLET_APPLE_VALIDATION_CA_FILE) : null;
+  // Production presents merchant certificates to Apple alone, checked against the system's authorities.
+  if (production && caFile) throw new ConfigError('WALLET_APPLE_VALIDATION_CA_FILE is for testing outside production only');
+  return { url, caFile, allowNonPublicAddresses: !production };
 }
 
 /** A failure limit: a positive count, or 0 / `off` for none. */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WalletService } from '../../src/application/wallets';
+import type { ApplePayMerchantSessions } from '../../src/application/ports/apple-pay-merchant-sessions';
 import { NodeWalletCrypto, walletKeyCipher } from '../../src/adapters/wallets/node-wallet-crypto';
 import { SandboxWalletTrust, type WalletTrust } from '../../src/adapters/wallets/trust';
 import { initSandboxWalletMaterial, type SandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
@@ -51,7 +52,7 @@ export interface WalletWorld {
   close(): void;
 }
 
-export async function walletWorld(options: { trust?: (dataDir: string) => WalletTrust } = {}): Promise<WalletWorld> {
+export async function walletWorld(options: { trust?: (dataDir: string) => WalletTrust; merchantSessions?: ApplePayMerchantSessions } = {}): Promise<WalletWorld> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-wallets-'));
   const { material } = await initSandboxWalletMaterial(dataDir, new Date());
   const store = new MemoryEventStore();
@@ -62,6 +63,7 @@ export async function walletWorld(options: { trust?: (dataDir: string) => Wallet
     crypto: new NodeWalletCrypto(options.trust ? options.trust(dataDir) : new SandboxWalletTrust(dataDir)),
     cipher: walletKeyCipher(randomBytes(32)),
     clock,
+    ...(options.merchantSessions ? { merchantSessions: options.merchantSessions } : {}),
   });
   const merchant = { merchantId: 'b3b0a4c2-5a0e-4a57-9d6c-2f7a0e0f4e11', clientKey: 'test_ck_0123456789abcdef' };
   const appleKey = p256().privateKey;

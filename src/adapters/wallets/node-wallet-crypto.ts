@@ -22,6 +22,17 @@ function p256PrivateKey(pem: string): KeyObject | null {
   }
 }
 
+/** A key a TLS client may present: RSA of 2048 bits or more, or P-256; else null. */
+function identityKey(pem: string): KeyObject | null {
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    if (key.asymmetricKeyType === 'rsa') return (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048 ? key : null;
+    return p256PrivateKey(pem);
+  } catch {
+    return null;
+  }
+}
+
 function merchantKeys(pems: readonly string[]): KeyObject[] {
   const keys = pems.map(p256PrivateKey).filter((k): k is KeyObject => k !== null);
   if (keys.length === 0) throw new WalletTokenRefused('no usable merchant key');
@@ -55,6 +66,16 @@ export class NodeWalletCrypto implements WalletCrypto {
       new X509Certificate(pem);
     } catch {
       throw new WalletSettingsInvalid(setting, `${setting} is not a readable X.509 certificate.`);
+    }
+  }
+
+  checkIdentityKey(setting: string, keyPem: string, certificatePem: string | null): void {
+    const key = identityKey(keyPem);
+    if (!key) {
+      throw new WalletSettingsInvalid(setting, `${setting} must be an RSA private key of 2048 bits or more, or an elliptic-curve P-256 one (PKCS#8 or SEC1).`);
+    }
+    if (certificatePem && !new X509Certificate(certificatePem).checkPrivateKey(key)) {
+      throw new WalletSettingsInvalid(setting, `${setting} is not the key of the Certificate.`);
     }
   }
 }

@@ -22,6 +22,12 @@ export interface WalletCrypto {
   describePrivateKey(setting: string, pem: string): { applePublicKeyHash: string; uncompressedPublicKey: string };
   /** Throws WalletSettingsInvalid naming `setting` when `pem` is not an X.509 certificate. */
   checkCertificate(setting: string, pem: string): void;
+  /**
+   * Throws WalletSettingsInvalid naming `setting` unless `keyPem` can be a TLS client's key (RSA
+   * of 2048 bits or more, or P-256: Apple issues merchant identity certificates for RSA keys) and,
+   * with `certificatePem`, is the key that certificate certifies.
+   */
+  checkIdentityKey(setting: string, keyPem: string, certificatePem: string | null): void;
 }
 
 /** Seals a merchant's wallet keys, bound to that merchant (a ciphertext moved to another merchant does not open). */

@@ -98,9 +98,9 @@ export class WalletSettingsService {
 
   /** Validates everything first (WalletSettingsInvalid names the setting), then records it. */
   async update(merchantId: string, input: WalletSettingsInput): Promise<WalletSettingsView> {
-    const changes = this.changesFrom(merchantId, input);
-    const now = this.deps.clock.now().toISOString();
     const before = await this.state(merchantId);
+    const changes = this.changesFrom(merchantId, input, before);
+    const now = this.deps.clock.now().toISOString();
     const added = changes.domains ? changes.domains.filter((d) => !before.domains.includes(d)) : [];
     const removed = changes.domains ? before.domains.filter((d) => !changes.domains!.includes(d)) : [];
     // Claims first: a domain another merchant holds refuses the whole change before it is recorded.
@@ -183,7 +183,18 @@ export class WalletSettingsService {
     return { ciphertext: this.deps.cipher.seal(merchantId, pem), facts };
   }
 
-  private changesFrom(merchantId: string, input: WalletSettingsInput): WalletSettingsChanges {
+  /**
+   * The merchant identity key: the TLS client key of Apple Pay's merchant validation, so any key
+   * such a certificate may certify, checked against the certificate it comes with or the stored one.
+   */
+  private sealIdentityKey(merchantId: string, oneLine: string | null, certificate: string | null | undefined, before: WalletSettingsState): string | null {
+    if (oneLine === null) return null;
+    const pem = keyFromOneLine('Private Key', oneLine);
+    this.deps.crypto.checkIdentityKey('Private Key', pem, certificate === undefined ? (before.apple?.certificate ?? null) : certificate);
+    return this.deps.cipher.seal(merchantId, pem);
+  }
+
+  private changesFrom(merchantId: string, input: WalletSettingsInput, before: WalletSettingsState): WalletSettingsChanges {
     const changes: WalletSettingsChanges = {};
     if (input.apple) {
       const a = input.apple;
@@ -193,8 +204,7 @@ export class WalletSettingsService {
         apple.certificate = a.certificate === null ? null : certificateText('Certificate', a.certificate);
         if (apple.certificate) this.deps.crypto.checkCertificate('Certificate', apple.certificate);
       }
-      const identity = this.sealKey(merchantId, 'Private Key', a.privateKey);
-      if (identity) apple.privateKeyCiphertext = identity.ciphertext;
+      if (a.privateKey !== undefined) apple.privateKeyCiphertext = this.sealIdentityKey(merchantId, a.privateKey, apple.certificate, before);
       const processing = this.sealKey(merchantId, 'Processing Private Key', a.processingPrivateKey);
       if (processing) {
         apple.processingPrivateKeyCiphertext = processing.ciphertext;
