@@ -40,6 +40,7 @@ import { registerSandboxProviderRoutes } from './api/sandbox-simulator/provider-
 import { registerSandboxSimulatorRoutes } from './api/sandbox-simulator/routes';
 import { registerPaySessionRoutes } from './api/sdk/pay-session-routes';
 import { registerWalletDomainAssociationRoute } from './api/wallets/domain-association-route';
+import { registerDeviceWalletRoutes } from './api/checkout-page/device-wallet-routes';
 import { VerifyJob } from './application/audit/verify-job';
 import { LatestCheckpoint } from './application/audit/latest-checkpoint';
 import { LatestSignedCheckpoint } from './application/audit/proofs';
@@ -192,6 +193,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
           // The hosted page's simulated wallet sheet exists in the sandbox only: elsewhere the device makes tokens.
           ...(config.environment === 'sandbox' ? { walletSheet: sandboxWalletSheet(config.dataDir, clock, merchants, wallets) } : {}),
         }),
+      (router) => registerDeviceWalletRoutes(router, { baseUrl: config.publicBaseUrl, pageModel: (id) => checkout.pageModel(id), clientKeyOf: async (id) => (await merchants.accountById(id))?.clientKey, device: wallets.device }),
       (router, ajv) => registerHostedFieldsRoutes(router, { checkout, baseUrl: config.publicBaseUrl, ajv, throttle: authThrottle }),
       (router) => registerPayerReturnRoutes(router, { payments, checkout, merchants, baseUrl: config.publicBaseUrl }),
       (router) => registerNotificationRoutes(router, { payments, connectorNames, throttle: authThrottle }),
