@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHECKOUT_PAGE_CSP } from '../../src/api/checkout-page/render-page';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createSession } from '../support/checkout-client';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
@@ -129,5 +130,44 @@ describe('Checkout: the payer\'s own wallet for a session', function () {
       caFile: null,
       allowNonPublicAddresses: false,
     });
+  });
+});
+
+describe('Checkout: the hosted page opens the payer\'s own wallet outside the sandbox', function () {
+  let g: TestGateway;
+  let merchant: TestMerchant;
+  before(async () => {
+    g = await startTestGateway({ kind: 'sqlite', env: { GATEWAY_ENV: 'production' } });
+    merchant = await g.createMerchant({ methods: ['applepay', 'googlepay'] });
+  });
+  after(async () => {
+    await g?.stop();
+  });
+
+  const scriptOf = (html: string) => /<script src="([^"]*device-wallet\.js\?v=[0-9a-f]+)" defer><\/script>/.exec(html)?.[1];
+
+  it('Given Apple Pay chosen, Then its button (hidden until the script finds the wallet) names the session\'s routes, and the policy stays the strict one', async () => {
+    const { sessionId } = await createSession(g, merchant, { methods: ['card', 'applepay'] });
+    const page = await g.request(`/checkout/${sessionId}?method=applepay`);
+    const base = `/checkout/${sessionId}/wallet/applepay`;
+    expect(page.text).to.include(`data-device-wallet="applepay" data-label="Apple Pay" data-request="${base}/request" data-validation="${base}/validation" data-token="${base}/token"`);
+    expect(page.text).to.include('<button type="button" class="primary wallet-button" data-device-wallet-button hidden>Pay with Apple Pay</button>');
+    expect(page.headers.get('content-security-policy')).to.equal(CHECKOUT_PAGE_CSP);
+    const script = await g.request(scriptOf(page.text)!);
+    expect(script.status).to.equal(200);
+    expect(script.headers.get('content-type')).to.equal('text/javascript; charset=utf-8');
+    expect(script.text).to.include('new Session(3, config.payment_request)').and.include('completeMerchantValidation');
+  });
+
+  it('Given Google Pay chosen, Then only that page lets Google\'s script, its connections and its frame in; the card\'s page does not', async () => {
+    const { sessionId } = await createSession(g, merchant, { methods: ['card', 'googlepay'] });
+    const page = await g.request(`/checkout/${sessionId}?method=googlepay`);
+    expect(page.text).to.include('data-device-wallet="googlepay"').and.not.include('data-validation');
+    expect(page.headers.get('content-security-policy')).to.equal(
+      "default-src 'none'; script-src 'self' https://pay.google.com; style-src 'self'; img-src 'self' data:; connect-src 'self' https://pay.google.com https://google.com; " +
+        "form-action 'self' https: http:; base-uri 'none'; frame-src https://pay.google.com",
+    );
+    const card = await g.request(`/checkout/${sessionId}?method=card`);
+    expect(card.headers.get('content-security-policy')).to.equal(CHECKOUT_PAGE_CSP);
   });
 });

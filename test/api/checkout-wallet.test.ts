@@ -292,12 +292,12 @@ describe('Checkout wallets outside the sandbox', function () {
     await g?.stop();
   });
 
-  it('Given a production session naming Apple Pay, Then the page has no sheet to open: it says where Apple Pay is offered, and the sheet is not found', async () => {
+  it('Given a production session naming Apple Pay, Then the page has no simulated sheet: its button opens the device\'s wallet, and the sheet is not found', async () => {
     const merchant = await g.createMerchant({ methods: ['applepay'] });
     const { sessionId } = await createSession(g, merchant, { methods: ['card', 'applepay'] });
     const page = await g.request(`/checkout/${sessionId}?method=applepay`);
     expect(page.status).to.equal(200);
-    expect(page.text).to.include('data-wallet-unavailable').and.not.include('Pay with Apple Pay');
+    expect(page.text).to.include('data-device-wallet="applepay"').and.not.include('data-wallet-button');
     expect((await g.request(`/checkout/${sessionId}/wallet/applepay`)).status).to.equal(404);
     expect((await g.postForm(`${g.baseUrl}/checkout/${sessionId}/wallet/applepay`, { card: 'settles' })).status).to.equal(404);
   });

@@ -4,7 +4,8 @@
  * - `GET /checkout/:sessionId/wallet/:wallet/request`: the wallet's payment request, built from
  *   the merchant's wallet settings and the session's amount;
  * - `POST /checkout/:sessionId/wallet/applepay/validation`: Apple Pay's merchant session, from
- *   Apple's endpoint with the merchant identity certificate, for `completeMerchantValidation`.
+ *   Apple's endpoint with the merchant identity certificate, for `completeMerchantValidation`;
+ * - the hosted page's script that asks them (device-wallet-script.ts).
  *
  * The token the wallet then makes goes to `/checkout/:sessionId/wallet/:wallet/token`. Like that
  * route these answer any origin (a shop's page with the Checkout SDK asks them too): the session's
@@ -18,6 +19,8 @@ import { isUuid } from '../../domain/ids';
 import { formatMinor } from '../../domain/money';
 import { isWallet, type Wallet } from '../../domain/wallets/token-shape';
 import { ApiError, errors } from '../errors';
+import { ASSET_CACHE_CONTROL } from './assets';
+import { DEVICE_WALLET_JS, DEVICE_WALLET_JS_PATH } from './device-wallet-script';
 
 export interface DeviceWalletRouteDeps {
   baseUrl: string;
@@ -33,6 +36,12 @@ const walletNotSupported = (why?: string) =>
 
 export function registerDeviceWalletRoutes(router: Router, deps: DeviceWalletRouteDeps): void {
   const ownHost = new URL(deps.baseUrl).hostname;
+
+  router.get(DEVICE_WALLET_JS_PATH, (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', ASSET_CACHE_CONTROL);
+    ctx.body = DEVICE_WALLET_JS;
+  });
 
   /** The session and its merchant, while the session offers `wallet` and may still be paid. */
   const payable = async (ctx: Koa.Context, wallet: string): Promise<{ model: CheckoutPageModel; payee: PagePayee; wallet: Wallet }> => {

@@ -9,6 +9,8 @@ import { HOSTED_PAGE_CSP } from '../html/page-kit';
 import { renderAutoPostForm } from '../html/auto-post';
 import { endingText } from './messages';
 import { CHECKOUT_PAGE_CSP } from './render-page';
+import { GOOGLE_PAY_BUTTON_MARK } from './device-wallet-button';
+import { googlePayPageCsp } from './device-wallet-script';
 import { renderClosedPage, renderReturningPage } from './status-pages';
 
 /** `/gw` for `https://host/gw/`: pages link to the gateway's paths under its public base URL. */
@@ -27,11 +29,14 @@ export interface NavigateOptions {
   shopName?: string;
 }
 
-/** A hosted payment page: HTML under the strict policy. Shops may frame it (url_target). */
+/**
+ * A hosted payment page: HTML under the strict policy (Google's script allowed only on the page
+ * showing Google Pay's button). Shops may frame it (url_target).
+ */
 export function sendPage(ctx: Koa.Context, status: number, body: string, csp: string = CHECKOUT_PAGE_CSP): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', csp);
+  ctx.set('Content-Security-Policy', csp === CHECKOUT_PAGE_CSP && body.includes(GOOGLE_PAY_BUTTON_MARK) ? googlePayPageCsp(csp) : csp);
   ctx.body = body;
 }
 

@@ -3,14 +3,15 @@
  * the button opens the gateway's simulated wallet sheet (`/checkout/:sessionId/wallet/:wallet`),
  * where the payer picks one of the sandbox's cards and approves, as they would in the wallet on
  * their device; the sheet's token then pays through the wallet flows (card flow with the merchant's
- * keys, else the virtual flow). Outside the sandbox the hosted page has no wallet sheet of its own:
- * a merchant's page shows the device's wallet with the Checkout SDK. Plain forms, no script.
+ * keys, else the virtual flow). Plain forms, no script. Outside the sandbox the button opens the
+ * device's own wallet (device-wallet-button.ts).
  */
 import type { CheckoutPageModel, PageMethod } from '../../application/checkout/checkout-service';
 import type { Wallet } from '../../domain/wallets/token-shape';
 import { escapeHtml } from '../html/page-kit';
 import { amountText, renderOrderSummary } from './order-summary';
 import { renderDocument } from './render-page';
+import { renderDeviceWalletButton } from './device-wallet-button';
 
 export interface SheetCardOption {
   id: string;
@@ -20,11 +21,9 @@ export interface SheetCardOption {
 export const walletSheetPath = (prefix: string, sessionId: string, wallet: string): string =>
   `${prefix}/checkout/${encodeURIComponent(sessionId)}/wallet/${encodeURIComponent(wallet)}`;
 
-/** The chosen wallet's part of the page: its button (the sheet in the sandbox), or why there is none. */
+/** The chosen wallet's part of the page: its button, opening the sandbox's sheet or the device's wallet. */
 export function renderWalletButton(model: CheckoutPageModel, method: PageMethod, prefix: string, sheet: boolean): string {
-  if (!sheet) {
-    return `<p class="method-help" data-wallet-unavailable>${escapeHtml(method.label)} is offered on the shop's own page, on a device that has it.</p>`;
-  }
+  if (!sheet) return renderDeviceWalletButton(model, method, prefix);
   return `<form method="get" action="${escapeHtml(walletSheetPath(prefix, model.session.sessionId, method.method))}" data-wallet="${escapeHtml(method.method)}">
     <p class="method-help">Pay with the card in your ${escapeHtml(method.label)} wallet.</p>
     <button type="submit" class="primary wallet-button" data-wallet-button="${escapeHtml(method.method)}">Pay with ${escapeHtml(method.label)}</button>
