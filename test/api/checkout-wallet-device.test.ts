@@ -6,10 +6,12 @@
  * only).
  */
 import { expect } from 'chai';
+import Ajv2020 from 'ajv/dist/2020';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CHECKOUT_PAGE_CSP } from '../../src/api/checkout-page/render-page';
+import { DEVICE_WALLET_PAYMENT_REQUEST } from '../../src/api/openapi/device-wallets';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createSession } from '../support/checkout-client';
 import { startTestGateway, type TestGateway, type TestMerchant } from '../support/gateway-harness';
@@ -169,5 +171,25 @@ describe('Checkout: the hosted page opens the payer\'s own wallet outside the sa
     );
     const card = await g.request(`/checkout/${sessionId}?method=card`);
     expect(card.headers.get('content-security-policy')).to.equal(CHECKOUT_PAGE_CSP);
+  });
+});
+
+describe('Checkout: the wallet routes in /openapi.json', function () {
+  let g: TestGateway;
+  before(async () => {
+    g = await startTestGateway({ kind: 'sqlite' });
+  });
+  after(async () => {
+    await g?.stop();
+  });
+
+  it('Given the document, Then it describes the token, payment request and validation routes of a session, and a request answer fits its schema', async () => {
+    const doc = (await g.request('/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.paths['/checkout/{sessionId}/wallet/{wallet}/token'].post.operationId).to.equal('checkoutWalletToken');
+    expect(doc.paths['/checkout/{sessionId}/wallet/{wallet}/request'].get.operationId).to.equal('checkoutWalletPaymentRequest');
+    expect(doc.paths['/checkout/{sessionId}/wallet/applepay/validation'].post.operationId).to.equal('checkoutApplePayMerchantValidation');
+    const validate = new Ajv2020({ strict: false });
+    expect(validate.validate(DEVICE_WALLET_PAYMENT_REQUEST, { wallet: 'googlepay', environment: 'TEST', payment_request: { apiVersion: 2 } })).to.equal(true);
+    expect(validate.validate(DEVICE_WALLET_PAYMENT_REQUEST, { wallet: 'card', payment_request: {} })).to.equal(false);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { S2sAction } from '../s2s/s2s-action';
 import { addCheckout } from './checkout';
+import { addDeviceWallets } from './device-wallets';
 import { OPERATOR_PATHS } from './operators';
 import { addS2s } from './s2s';
 import { WEBHOOKS } from './webhooks';
@@ -110,6 +111,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
   };
   addS2s(doc, options.s2sActions);
   addCheckout(doc);
+  addDeviceWallets(doc);
   Object.assign(doc.paths, OPERATOR_PATHS);
   return doc;
 }
