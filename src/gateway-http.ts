@@ -121,6 +121,7 @@ export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa 
     callbackBlockPolicy: config.callbacks.blockPolicy,
     redeliver: (deliveryId: string, requestedBy: string) => requestRedelivery({ store, clock, notifier }, deliveryId, requestedBy),
     merchants,
+    wallets: wallets.settings,
     connectorNames,
     ledger: ledgerReports,
     chains: readModels.schedules,

@@ -116,6 +116,7 @@ describe('Dashboard access', function () {
         '/dashboard/sign-out',
         '/dashboard/merchants',
         '/dashboard/merchants/:id',
+        '/dashboard/merchants/:id/wallets',
         '/dashboard/callbacks/:id/redeliver',
         '/dashboard/health/audit',
       ]);

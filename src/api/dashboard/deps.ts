@@ -16,6 +16,7 @@ import type { MerchantSettings } from '../../domain/merchant/events';
 import type { UrlBlockPolicy } from '../../domain/callback-delivery/url-block';
 import type { VerifyJobProgress } from '../../application/audit/verify-job';
 import type { AuthThrottle } from '../auth-throttle';
+import type { WalletSettingsInput, WalletSettingsView } from '../../application/wallets';
 
 export interface DashboardDeps {
   environment: string;
@@ -45,6 +46,11 @@ export interface DashboardDeps {
     byId(id: string): Promise<MerchantRecord | undefined>;
     register(input: RegisterMerchantInput): Promise<MerchantCredentials>;
     update(id: string, changes: Partial<MerchantSettings>): Promise<void>;
+  };
+  /** Merchants' Apple Pay and Google Pay settings (pages/merchant-wallets.ts). */
+  wallets: {
+    view(merchantId: string): Promise<WalletSettingsView>;
+    update(merchantId: string, input: WalletSettingsInput): Promise<WalletSettingsView>;
   };
   /** The connectors this deployment has, by name. */
   connectorNames: readonly string[];

@@ -13,6 +13,7 @@ import { registerAnalyticsPages } from './pages/analytics';
 import { registerCallbackPages } from './pages/callbacks';
 import { registerHealthPages } from './pages/health';
 import { registerMerchantPages } from './pages/merchants';
+import { registerMerchantWalletPages } from './pages/merchant-wallets';
 import { registerPaymentPages } from './pages/payments';
 import { registerSignIn } from './pages/sign-in';
 import { DashboardSessions } from './session';
@@ -38,6 +39,7 @@ export function registerDashboardRoutes(router: Router, deps: DashboardDeps): vo
   registerSignIn(router, guard, deps);
   // /dashboard/merchants/new before /dashboard/merchants/:id: the router tries routes in order.
   registerMerchantPages(router, guard, deps);
+  registerMerchantWalletPages(router, guard, deps);
   registerPaymentPages(router, guard, deps);
   registerCallbackPages(router, guard, deps);
   registerAnalyticsPages(router, guard, deps);

@@ -23,6 +23,7 @@ import { methodsSettingOf } from '../../../domain/merchant/methods';
 import { isUuid } from '../../../domain/ids';
 import { CALLBACK_FIELD_SWITCHES, REQUIRABLE_SALE_FIELDS, RETURN_PARAMETERS, noProtocolMapping } from '../../../domain/merchant/protocol-mapping';
 import type { DashboardDeps } from '../deps';
+import { walletSettingsPath } from './merchant-wallets';
 import { formList, formOf, formText, queryText } from '../format';
 import { html, notFoundPage, seeOther, type Guard } from '../guard';
 import { badge, checkboxes, code, csrfInput, details, esc, input, layout, link, select, table, time } from '../html';
@@ -184,7 +185,7 @@ ${checkboxes({ legend: LABELS['required-fields'], name: 'required-fields', optio
         ['Password', '<span class="muted">shown once, when the merchant was created (CLI: merchant show --show-password)</span>'],
         ['Registered', time(merchant.registeredAt)],
         ['Settings changed', time(merchant.updatedAt)],
-      ])}<p>${link(`/dashboard/payments?merchant=${merchant.merchantId}`, "This merchant's payments")} · ${link(`/dashboard/callbacks?show=all&merchant=${merchant.merchantId}`, 'Its callbacks')}</p></section>
+      ])}<p>${link(`/dashboard/payments?merchant=${merchant.merchantId}`, "This merchant's payments")} · ${link(`/dashboard/callbacks?show=all&merchant=${merchant.merchantId}`, 'Its callbacks')} · ${link(walletSettingsPath(merchant.merchantId), 'Its wallet settings (Apple Pay, Google Pay)')}</p></section>
 <h2>Settings</h2>`
     : '';
   const anyProblem = Object.keys(problems).length > 0;
