@@ -4,7 +4,6 @@
  * the same code.
  */
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type Koa from 'koa';
@@ -60,7 +59,7 @@ import { MerchantService } from './application/merchant-service';
 import { WalletService } from './application/wallets';
 import { NodeWalletCrypto, walletKeyCipher } from './adapters/wallets/node-wallet-crypto';
 import { walletTrustFor, type WalletTrust } from './adapters/wallets/trust';
-import { HttpsApplePayMerchantSessions } from './adapters/wallets/apple-merchant-sessions';
+import { appleMerchantSessionsFor } from './adapters/wallets/apple-merchant-sessions';
 import { PaymentService } from './application/payments';
 import { PayoutService } from './application/payouts';
 import { ScheduleService } from './application/schedules/schedule-service';
@@ -304,11 +303,7 @@ export async function buildGateway(config: GatewayConfig, options: BuildOptions)
     crypto: new NodeWalletCrypto(options.walletTrust ?? walletTrustFor(config.environment, config.dataDir, process.env)),
     cipher: walletKeyCipher(key),
     clock,
-    merchantSessions: new HttpsApplePayMerchantSessions({
-      url: config.appleMerchantValidation.url,
-      allowNonPublicAddresses: config.appleMerchantValidation.allowNonPublicAddresses,
-      ...(config.appleMerchantValidation.caFile ? { ca: readFileSync(config.appleMerchantValidation.caFile) } : {}),
-    }),
+    merchantSessions: appleMerchantSessionsFor(config.appleMerchantValidation),
     logger,
   });
   const payments = new PaymentService({ store, connectors, vault, clock, logger, baseUrl: config.publicBaseUrl, wallets: wallets.tokens });

@@ -8,6 +8,7 @@
  * non-public, and connects to exactly the address it checked (the name travels as Host and TLS
  * server name): a DNS answer that changes between check and connect cannot take us inside.
  */
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { ApplePayMerchantSessions, MerchantSessionAnswer, MerchantSessionRequest } from '../../application/ports/apple-pay-merchant-sessions';
@@ -88,6 +89,15 @@ export class HttpsApplePayMerchantSessions implements ApplePayMerchantSessions {
       req.end(body);
     });
   }
+}
+
+/** The deployment's endpoint (config.ts, WALLET_APPLE_VALIDATION_*), its test CA read once. */
+export function appleMerchantSessionsFor(settings: { url: string; caFile: string | null; allowNonPublicAddresses: boolean }): HttpsApplePayMerchantSessions {
+  return new HttpsApplePayMerchantSessions({
+    url: settings.url,
+    allowNonPublicAddresses: settings.allowNonPublicAddresses,
+    ...(settings.caFile ? { ca: readFileSync(settings.caFile) } : {}),
+  });
 }
 
 function answerOf(status: number, text: string): MerchantSessionAnswer {
