@@ -10,6 +10,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { CHECKOUT_PAGE_CSP } from '../../src/api/checkout-page/render-page';
 import { DEVICE_WALLET_PAYMENT_REQUEST } from '../../src/api/openapi/device-wallets';
 import { ConfigError, loadConfig } from '../../src/config';
@@ -119,6 +120,24 @@ describe('Checkout: the payer\'s own wallet for a session', function () {
     } finally {
       apple.answer = { status: 200, body: JSON.stringify({ merchantSessionIdentifier: 'SSH-TEST', nonce: 'n0', signature: 'c2ln' }) };
     }
+  });
+
+  it('Given the Checkout SDK on a shop\'s page, Then paymentRequest(brand) and validateMerchant(domain) give what opening the wallet needs', async () => {
+    await settings({ apple: { country: 'US', certificate: identity.certificatePem, privateKey: identity.keyLine } });
+    const { sessionId } = await createSession(t, merchant, { methods: ['applepay'] });
+    const sdk = (await t.request('/sdk/pay-session.js')).text;
+    const window: Record<string, unknown> = {};
+    const document = { currentScript: { src: `${t.baseUrl}/sdk/pay-session.js` }, getElementsByTagName: () => [] };
+    vm.runInNewContext(sdk, { window, document, location: new URL('https://shop.example/checkout'), fetch, URL, Promise });
+    const PaySession = window.PaySession as new (config: { sessionId: string }) => {
+      paymentRequest(brand: string): Promise<Record<string, unknown>>;
+      validateMerchant(domain?: string): Promise<Record<string, unknown>>;
+    };
+    const session = new PaySession({ sessionId });
+    expect(await session.paymentRequest('applepay')).to.deep.equal((await t.request(route(sessionId, 'applepay/request'))).body);
+    expect(await session.validateMerchant('127.0.0.1')).to.deep.equal({ merchantSessionIdentifier: 'SSH-TEST', nonce: 'n0', signature: 'c2ln' });
+    // The page's own host when none is given: shop.example is not one of this merchant's wallet domains.
+    expect((await session.validateMerchant()).errors).to.deep.equal([{ error_code: 100000, error_message: "wallet: shop.example is not one of the merchant's wallet domains." }]);
   });
 
   it('Given production, Then a test CA for the validation endpoint, or an endpoint not on https, stops the gateway at start', () => {

@@ -7,7 +7,8 @@
  * (BRANDS_PATH answers that), kept only where the device can use them. In the sandbox the
  * simulated wallets are always usable; elsewhere Apple Pay needs `ApplePaySession.canMakePayments()`
  * and Google Pay a browser whose Payment Request API can pay with it. Any failure answers `[]`.
- * `pay(brand, token)` hands the token the device's wallet made to the session, which pays with it.
+ * `pay(brand, token)` hands the token the device's wallet made to the session, which pays with it;
+ * `paymentRequest(brand)` and `validateMerchant(domain)` give what opening the wallet needs.
  *
  * Served by the gateway itself (no third-party script), with no inline code, eval or injected
  * styles, so a page under a strict Content-Security-Policy (`script-src` naming the gateway,
@@ -122,6 +123,39 @@ export const PAY_SESSION_JS = `(function () {
       cache: 'no-store',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'payment_token=' + encodeURIComponent(token)
+    }).then(function (response) { return response.json(); });
+  };
+
+  function walletRoute(session, brand, rest) {
+    if (!session.sessionId) return null;
+    return gatewayOrigin + "/checkout/" + encodeURIComponent(session.sessionId) + "/wallet/" + encodeURIComponent(brand) + "/" + rest;
+  }
+
+  /**
+   * The request to open the device's wallet with, built from the merchant's wallet settings and the
+   * session's amount: {wallet, payment_request} (Google Pay: with environment, for its
+   * PaymentsClient), or the gateway's refusal; rejects only when the gateway cannot be reached.
+   */
+  PaySession.prototype.paymentRequest = function (brand) {
+    var url = walletRoute(this, brand, 'request');
+    if (!url) return Promise.reject(new Error('PaySession: paymentRequest() needs the sessionId of a hosted page session'));
+    return fetch(url, { credentials: 'omit', cache: 'no-store' }).then(function (response) { return response.json(); });
+  };
+
+  /**
+   * Apple Pay's merchant validation for the page on domain (one of the merchant's wallet domains):
+   * resolves to Apple's merchant session, for completeMerchantValidation(), or the gateway's refusal
+   * ({result: 'ERROR', ...}); rejects only when the gateway cannot be reached.
+   */
+  PaySession.prototype.validateMerchant = function (domain) {
+    var url = walletRoute(this, 'applepay', 'validation');
+    if (!url) return Promise.reject(new Error('PaySession: validateMerchant() needs the sessionId of a hosted page session'));
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'omit',
+      cache: 'no-store',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'domain=' + encodeURIComponent(domain || location.hostname)
     }).then(function (response) { return response.json(); });
   };
 
