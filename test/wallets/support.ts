@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WalletService } from '../../src/application/wallets';
 import type { ApplePayMerchantSessions } from '../../src/application/ports/apple-pay-merchant-sessions';
+import { appleMerchantSessionsFor } from '../../src/adapters/wallets/apple-merchant-sessions';
+import { APPLE_PAYMENT_SESSION_URL } from '../../src/config';
 import { NodeWalletCrypto, walletKeyCipher } from '../../src/adapters/wallets/node-wallet-crypto';
 import { SandboxWalletTrust, type WalletTrust } from '../../src/adapters/wallets/trust';
 import { initSandboxWalletMaterial, type SandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
@@ -63,7 +65,8 @@ export async function walletWorld(options: { trust?: (dataDir: string) => Wallet
     crypto: new NodeWalletCrypto(options.trust ? options.trust(dataDir) : new SandboxWalletTrust(dataDir)),
     cipher: walletKeyCipher(randomBytes(32)),
     clock,
-    ...(options.merchantSessions ? { merchantSessions: options.merchantSessions } : {}),
+    // Apple's own endpoint unless a test stands in for it: only merchant validation calls it.
+    merchantSessions: options.merchantSessions ?? appleMerchantSessionsFor({ url: APPLE_PAYMENT_SESSION_URL, caFile: null, allowNonPublicAddresses: false }),
   });
   const merchant = { merchantId: 'b3b0a4c2-5a0e-4a57-9d6c-2f7a0e0f4e11', clientKey: 'test_ck_0123456789abcdef' };
   const appleKey = p256().privateKey;

@@ -22,14 +22,13 @@ export class WalletService {
     crypto: WalletCrypto;
     cipher: WalletKeyCipher;
     clock: Clock;
-    /** Apple's Payment Session endpoint; without it merchant validation reaches nothing. */
-    merchantSessions?: ApplePayMerchantSessions;
+    /** Apple's Payment Session endpoint, for merchant validation. */
+    merchantSessions: ApplePayMerchantSessions;
     logger?: Logger;
   }) {
     this.settings = new WalletSettingsService(deps);
     this.tokens = new WalletTokens({ ...deps, settings: this.settings });
-    const sessions = deps.merchantSessions ?? { start: async () => ({ ok: false as const, reason: 'no Apple Pay validation endpoint configured' }) };
-    this.device = new DeviceWallets({ settings: this.settings, cipher: deps.cipher, sessions, ...(deps.logger ? { logger: deps.logger } : {}) });
+    this.device = new DeviceWallets({ settings: this.settings, cipher: deps.cipher, sessions: deps.merchantSessions, ...(deps.logger ? { logger: deps.logger } : {}) });
   }
 }
 
