@@ -1,17 +1,18 @@
 /**
- * The hosted page opening the payer's own Apple Pay outside the sandbox, in a real browser
- * (Debian's Chromium, which has no Apple Pay: a stand-in `ApplePaySession` plays the device, and
- * the merchant session Apple would give is answered for the validation route, whose call to Apple
- * test/api/checkout-wallet-device.test.ts covers). The page's own script asks the session's payment
- * request, opens the sheet with it, completes merchant validation, hands the device's token to the
- * session and sends the payer on: the shop's success page, the payment settled as Apple Pay.
+ * The hosted page opening the payer's own wallet outside the sandbox, in a real browser (Debian's
+ * Chromium, which has neither wallet: a stand-in `ApplePaySession` plays the device, and a stand-in
+ * of Google's pay.js is served at its address, so the page's policy is what lets it in). Apple's
+ * merchant session is answered for the validation route, whose call to Apple
+ * test/api/checkout-wallet-device.test.ts covers. The page's own script asks the session's payment
+ * request, opens the sheet with it (validating the Apple Pay merchant), hands the device's token to
+ * the session and sends the payer on: the shop's success page, the payment settled by the wallet.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { mintAppleToken } from '../../src/adapters/wallets/mint';
+import { mintAppleToken, mintGoogleToken } from '../../src/adapters/wallets/mint';
 import { initSandboxWalletMaterial } from '../../src/adapters/wallets/sandbox-trust';
 import { launchBrowser, screenshot } from '../support/browser';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness';
@@ -40,6 +41,18 @@ const standInApplePay = (token: unknown) => `(function () {
   Session.prototype.completePayment = function (status) { record('completed', status); };
   Session.prototype.abort = function () { record('completed', 'aborted'); };
   window.ApplePaySession = Session;
+})();`;
+
+/** Google's pay.js as the device's Google Pay answers it: ready, and the payer's approval gives `token`. */
+const standInPayJs = (token: string) => `(function () {
+  var record = window.recordGooglePay;
+  function PaymentsClient(options) { record('client', options); }
+  PaymentsClient.prototype.isReadyToPay = function (request) { record('ready', request); return Promise.resolve({ result: true }); };
+  PaymentsClient.prototype.loadPaymentData = function (request) {
+    record('load', request.transactionInfo);
+    return Promise.resolve({ paymentMethodData: { type: 'CARD', tokenizationData: { type: 'PAYMENT_GATEWAY', token: ${JSON.stringify(token)} } } });
+  };
+  window.google = { payments: { api: { PaymentsClient: PaymentsClient } } };
 })();`;
 
 describe('The hosted page opens the payer\'s own wallet (production, in a browser)', function () {
@@ -110,6 +123,36 @@ describe('The hosted page opens the payer\'s own wallet (production, in a browse
     const payment = (await production.gateway.payments.current(landed.searchParams.get('payment_id')!))!;
     expect(payment.phase).to.equal('settled');
     expect(payment.method?.brand).to.equal('applepay');
+    expect(blocked, 'nothing the page policy refused').to.deep.equal([]);
+  });
+
+  it('Given Google Pay chosen, When the payer pays, Then Google\'s script loads under the page\'s policy, its client is made in the merchant\'s environment, and the token pays', async () => {
+    const merchant = await production.createMerchant({ name: 'Corner Bookshop', methods: ['googlepay'] });
+    await production.gateway.wallets.settings.update(merchant.merchant_id, { google: { environment: 'PRODUCTION', gateway: 'sandbox' } });
+    const { material } = await initSandboxWalletMaterial(dataDir, new Date());
+    const token = JSON.stringify(
+      mintGoogleToken({ material, recipientKey: p256().privateKey, recipientId: 'gateway:sandbox', gatewayMerchantId: merchant.client_key, card: WALLET_CARDS.settles, authMethod: 'CRYPTOGRAM_3DS', signedAt: new Date() }),
+    );
+    const payer = await openCheckout(browser, production, merchant, { methods: ['googlepay', 'card'] });
+    contexts.push(payer.context);
+    const device: Array<[string, unknown]> = [];
+    await payer.context.exposeBinding('recordGooglePay', (_source, kind: string, value: unknown) => void device.push([kind, value]));
+    await payer.context.route('https://pay.google.com/gp/p/js/pay.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: standInPayJs(token) }));
+    const blocked: string[] = [];
+    payer.page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await payer.page.goto(`${payer.redirectUrl}?method=googlepay`);
+    const button = payer.page.getByRole('button', { name: 'Pay with Google Pay' });
+    await button.waitFor({ state: 'visible' });
+    await button.click();
+    const landed = await landedOnShop(payer, '/success');
+    expect(device.map(([kind]) => kind)).to.deep.equal(['client', 'ready', 'load']);
+    expect(device[0][1]).to.deep.equal({ environment: 'PRODUCTION' });
+    expect(device[2][1]).to.deep.equal({ totalPriceStatus: 'FINAL', totalPrice: '10.50', currencyCode: 'USD' });
+    const payment = (await production.gateway.payments.current(landed.searchParams.get('payment_id')!))!;
+    expect(payment.phase).to.equal('settled');
+    expect(payment.method?.brand).to.equal('googlepay');
     expect(blocked, 'nothing the page policy refused').to.deep.equal([]);
   });
 
