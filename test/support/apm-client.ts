@@ -4,7 +4,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { notificationStatus, signNotification } from '../../src/adapters/connectors/sandbox-apm/transformers';
-import type { NotificationVocabulary } from '../../src/adapters/connectors/sandbox-apm/catalogue';
+import type { NotificationVocabulary } from '../../src/adapters/connectors/sandbox-apm/sandbox-method';
 import { apmCreditvoidHash, apmSaleHash, apmTransIdHash } from '../../src/domain/signatures';
 import type { Fields, HttpResult, TestGateway, TestMerchant } from './gateway-harness';
 

@@ -9,7 +9,8 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { SANDBOX_OTP, type SandboxMethod } from '../../adapters/connectors/sandbox-apm/catalogue';
+import { SANDBOX_OTP } from '../../adapters/connectors/sandbox-apm/catalogue';
+import type { SandboxMethod } from '../../adapters/connectors/sandbox-apm/sandbox-method';
 import type { SandboxApmProvider } from '../../adapters/connectors/sandbox-apm/provider';
 import { payerReturnUrl as providerReturnUrl, verifiedPageReturn } from '../../adapters/connectors/sandbox-apm/transformers';
 import { payerReturnUrl } from '../../application/payments';

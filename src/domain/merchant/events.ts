@@ -6,11 +6,12 @@
 import type { LinkTarget } from '../checkout/session-events';
 import type { MethodsSetting } from './methods';
 import type { ProtocolMapping } from './protocol-mapping';
+import type { Environment } from './environment';
 
 export const MERCHANT_EVENT_SCHEMA_VERSION = 1;
 
 export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS';
-export type Environment = 'sandbox' | 'production';
+export type { Environment } from './environment';
 
 export interface MerchantSettings {
   name: string;

@@ -6,7 +6,7 @@
  * default: in the sandbox everything, so the quick start works; in production nothing until the
  * operator says so.
  */
-import type { Environment } from './events';
+import type { Environment } from './environment';
 
 export type MethodsSetting = 'all' | string[];
 

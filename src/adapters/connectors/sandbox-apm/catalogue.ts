@@ -16,18 +16,9 @@
  * the SALE's `payer_phone`, else asked on the page; a country-bound id is asked from a payer of
  * that country, or from one of unknown country.
  */
-import type { MethodDescription, MethodField } from '../../../domain/payment/method-fields';
+import type { MethodField } from '../../../domain/payment/method-fields';
 import { SANDBOX_MOMO_METHODS } from './momo-catalogue';
-
-export type SandboxFlow = 'redirect' | 'qr' | 'app';
-export type SandboxPage = 'plain' | 'qr' | 'otp' | 'details' | 'crypto';
-export type NotificationVocabulary = 'qr' | 'bank' | 'plain';
-
-export interface SandboxMethod extends MethodDescription {
-  flow: SandboxFlow;
-  page: SandboxPage;
-  vocabulary: NotificationVocabulary;
-}
+import type { SandboxFlow, SandboxMethod } from './sandbox-method';
 
 /** The one-time code the sandbox's OTP method sends by "SMS" (shown on its page). */
 export const SANDBOX_OTP = '123456';

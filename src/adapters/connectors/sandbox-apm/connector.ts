@@ -23,7 +23,8 @@ import type {
 import { timingSafeEqual } from 'node:crypto';
 import { formatMinor } from '../../../domain/money';
 import type { MethodDescription } from '../../../domain/payment/method-fields';
-import { SANDBOX_METHOD_IDS, SANDBOX_OTP, sandboxMethod, type SandboxMethod } from './catalogue';
+import { SANDBOX_METHOD_IDS, SANDBOX_OTP, sandboxMethod } from './catalogue';
+import type { SandboxMethod } from './sandbox-method';
 import {
   SANDBOX_APM_DECLINE_REASON,
   cryptoDeposit,

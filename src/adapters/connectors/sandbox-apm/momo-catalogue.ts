@@ -15,7 +15,7 @@
  */
 import { MOBILE_MONEY_OPERATORS } from '../../../domain/payouts/mobile-money';
 import type { MethodField } from '../../../domain/payment/method-fields';
-import type { SandboxMethod } from './catalogue';
+import type { SandboxMethod } from './sandbox-method';
 
 const required = (name: string, more: Partial<MethodField> = {}): MethodField => ({ name, presence: 'required', ...more });
 const optional = (name: string, more: Partial<MethodField> = {}): MethodField => ({ name, presence: 'optional', ...more });

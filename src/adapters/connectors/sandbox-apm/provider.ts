@@ -7,7 +7,8 @@
  */
 import type { NotificationResult, RawNotification } from '../../../application/payments';
 import type { ExistingPayment } from '../../../domain/payment/state';
-import { sandboxMethod, type SandboxMethod } from './catalogue';
+import { sandboxMethod } from './catalogue';
+import type { SandboxMethod } from './sandbox-method';
 import { SANDBOX_APM_NAME } from './connector';
 import { notificationStatus, signNotification, type PayerDecision } from './transformers';
 

@@ -8,7 +8,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ConnectorOutcome, PayerRedirect } from '../../../application/ports/connector';
-import type { NotificationVocabulary, SandboxFlow } from './catalogue';
+import type { NotificationVocabulary, SandboxFlow } from './sandbox-method';
 
 // ---------------------------------------------------------------------------------------------
 // References
