@@ -56,24 +56,8 @@ import type { Clock } from './application/ports/clock';
 import type { ConnectorRegistry } from './application/ports/connector-registry';
 import { chainReport } from './application/schedules/chain-report';
 import type { WalletService } from './application/wallets';
-import type { Gateway } from './composition';
+import type { Gateway, GatewayHttpParts } from './composition/gateway';
 import { paymentStreamId } from './domain/payment/events';
-
-/** What the routes call beside the gateway's own services: the parts of it only the HTTP API uses. */
-export interface GatewayHttpParts {
-  /** The vault key the dashboard's session key is derived from. */
-  key: Buffer;
-  /** Real time, for what the sandbox's movable clock must not move (lockouts, dashboard sessions). */
-  realClock: Clock;
-  sandboxClock: SandboxClock;
-  connectors: ConnectorRegistry;
-  notificationUrls: NotificationUrlCheck;
-  callbackOverview: CallbackQueries;
-  ledgerReports: LedgerReportQueries;
-  paymentSearch: PaymentQueries;
-  sandboxSecret: Buffer;
-  sandboxApmSecret: Buffer;
-}
 
 export function buildGatewayApp(gateway: Gateway, parts: GatewayHttpParts): Koa {
   const { config, logger, metrics, adminToken, store, rawStore, readModels } = gateway;
