@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from './config';
-import { runGateway, StartRefusedError, type Role } from './server';
+import { ConfigError, loadConfig, type GatewayConfig } from './config';
+import { runGateway, StartRefusedError, type Role, type RunningGateway } from './server';
 import { VaultError } from './adapters/vault/vault-record';
 import { createFilesOwnerOnly } from './adapters/files/private-data-dir';
 import { BrokenLogError } from './application/audit/start-check';
@@ -19,9 +19,15 @@ export function allowBrokenLogRequested(argv: string[] = process.argv, env: Node
 }
 
 export async function main(role: Role = 'all'): Promise<void> {
-  let config;
+  const config = configOrExit();
+  const running = await runOrExit(config, role);
+  process.stdout.write(`${banner(config, role, running).join('\n')}\n`);
+  stopOnSignals(running);
+}
+
+function configOrExit(): GatewayConfig {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -29,9 +35,12 @@ export async function main(role: Role = 'all'): Promise<void> {
     }
     throw error;
   }
-  let running;
+}
+
+/** Runs the gateway, or exits with what the operator must do when the start is refused. */
+async function runOrExit(config: GatewayConfig, role: Role): Promise<RunningGateway> {
   try {
-    running = await runGateway(config, role, { allowBrokenLog: allowBrokenLogRequested() });
+    return await runGateway(config, role, { allowBrokenLog: allowBrokenLogRequested() });
   } catch (error) {
     if (error instanceof BrokenLogError) {
       console.error(
@@ -54,6 +63,10 @@ export async function main(role: Role = 'all'): Promise<void> {
     }
     throw error;
   }
+}
+
+/** The lines printed once the gateway runs: where it listens, its clock, a broken log, a new demo merchant. */
+function banner(config: GatewayConfig, role: Role, running: RunningGateway): string[] {
   const lines = [
     `Payment gateway (${config.environment}, role ${role}, event store ${config.eventStore})`,
     running.server ? `  listening on ${running.baseUrl}  (S2S CARD: POST ${running.baseUrl}/post)` : '  no HTTP listener in this role',
@@ -83,7 +96,10 @@ export async function main(role: Role = 'all'): Promise<void> {
       '  Try a sale: see README.md, "First payment with curl".',
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
+}
+
+function stopOnSignals(running: RunningGateway): void {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

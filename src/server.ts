@@ -90,6 +90,8 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
   }
 }
 
+type Stop = () => Promise<void> | void;
+
 async function startOn(listener: Server | null, config: GatewayConfig, role: Role, options: RunOptions): Promise<RunningGateway> {
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
   const gateway = await buildGateway(config, {
@@ -98,7 +100,33 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
     projectorGatherMs: role === 'projector' ? config.projectorGatherMs : 0,
     processMetrics: true,
   });
-  // Before anything is served, projected, sent or scheduled from it.
+  const logCheck = await checkLogOrClose(gateway, config, options);
+  const stops: Stop[] = [];
+  const notifier = await startRoleWork(gateway, config, role, stops);
+  const stopMetrics = await serveMetrics(gateway, config.metrics);
+  if (stopMetrics) stops.push(stopMetrics);
+  const demoMerchant = listener && role === 'all' && config.environment === 'sandbox' ? await ensureDemoMerchant(gateway) : null;
+  const server = listener ? serveApi(listener, gateway) : null;
+  const address = server?.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const baseUrl = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
+  return {
+    gateway,
+    server,
+    baseUrl,
+    demoMerchant,
+    notifier,
+    logCheck,
+    async stop() {
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const stop of stops) await stop();
+      await gateway.close();
+    },
+  };
+}
+
+/** Checks the event log before anything is served, projected, sent or scheduled from it. */
+async function checkLogOrClose(gateway: Gateway, config: GatewayConfig, options: RunOptions): Promise<AuditReport> {
   let logCheck: AuditReport;
   try {
     logCheck = await checkLogAtStart(gateway.rawStore, {
@@ -110,7 +138,11 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
     throw error;
   }
   if (!logCheck.ok) gateway.logger.error('started on an event log that failed verification', { broken: describeBroken(logCheck.broken!) });
-  const stops: Array<() => Promise<void> | void> = [];
+  return logCheck;
+}
+
+/** Starts what the role runs beside its API: projections, workers, schedules, callbacks. Returns the notifier of the `notifier` role. */
+async function startRoleWork(gateway: Gateway, config: GatewayConfig, role: Role, stops: Stop[]): Promise<Notifier | null> {
   if (role === 'all') {
     const thread = await startProjectorThread(config, gateway.logger, gateway.commitSignal());
     gateway.readModels.followProjectorElsewhere(thread);
@@ -124,61 +156,49 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
   // Every sandbox process follows the test clock, whichever process moves it.
   gateway.testClock.follow();
   if (role === 'scheduler') stops.push(startSchedulerWorker(gateway, config));
-  let notifier: Notifier | null = null;
-  if (role === 'all') {
-    // Callbacks on a thread of their own, schedules and the periodic workers on another, off the one
-    // that answers requests; their appends go through this thread's writer (workers/background-thread.ts).
-    const counts = new Map<string, CountsSnapshot>();
-    const threads = await startBackgroundThreads(config, gateway.logger, {
-      writerPort: () => gateway.openWriterPort(),
-      commitSignal: gateway.commitSignal(),
-      onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
-      onCounts: (thread, snapshot) => counts.set(thread, snapshot),
-    });
-    for (const thread of ['notifier', 'workers']) gateway.metrics.addCountsFrom(() => counts.get(thread) ?? null);
-    for (const thread of threads) stops.push(() => thread.stop());
-  } else if (role === 'notifier') {
-    // Stopped by gateway.close(), which every role runs last.
-    notifier = gateway.notifier;
-    await notifier.start();
-  }
-  // Every role serves its own metrics there when METRICS_PORT is set (docs/operations.md).
-  if (config.metrics.port !== null) {
-    const metricsServer = await startMetricsListener({
-      host: config.metrics.host,
-      port: config.metrics.port,
-      metrics: gateway.metrics,
-      token: config.metrics.token,
-      onError: (error) => gateway.logger.error('metrics could not be collected', { error: String(error) }),
-    });
-    stops.push(() => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
-  }
-  let server: Server | null = null;
-  let demoMerchant: MerchantCredentials | null = null;
-  if (listener) {
-    if (role === 'all' && config.environment === 'sandbox') demoMerchant = await ensureDemoMerchant(gateway);
-    listener.off('request', answerStarting);
-    listener.on('request', gateway.app.callback());
-    server = listener;
-    // Keep-alive longer than typical load balancers' idle timeout, so they close first.
-    server.keepAliveTimeout = 65_000;
-  }
-  const address = server?.address();
-  const port = address && typeof address === 'object' ? address.port : config.port;
-  const baseUrl = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
-  return {
-    gateway,
-    server,
-    baseUrl,
-    demoMerchant,
-    notifier,
-    logCheck,
-    async stop() {
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
-      for (const stop of stops) await stop();
-      await gateway.close();
-    },
-  };
+  if (role === 'all') stops.push(...(await startThreadsBesideApi(gateway, config)));
+  if (role !== 'notifier') return null;
+  // Stopped by gateway.close(), which every role runs last.
+  await gateway.notifier.start();
+  return gateway.notifier;
+}
+
+/**
+ * Callbacks on a thread of their own, schedules and the periodic workers on another, off the one
+ * that answers requests; their appends go through this thread's writer (workers/background-thread.ts).
+ */
+async function startThreadsBesideApi(gateway: Gateway, config: GatewayConfig): Promise<Stop[]> {
+  const counts = new Map<string, CountsSnapshot>();
+  const threads = await startBackgroundThreads(config, gateway.logger, {
+    writerPort: () => gateway.openWriterPort(),
+    commitSignal: gateway.commitSignal(),
+    onBlockedUrls: (count) => gateway.readBlockedUrlsFrom(() => count),
+    onCounts: (thread, snapshot) => counts.set(thread, snapshot),
+  });
+  for (const thread of ['notifier', 'workers']) gateway.metrics.addCountsFrom(() => counts.get(thread) ?? null);
+  return threads.map((thread) => () => thread.stop());
+}
+
+/** Every role serves its own metrics on METRICS_PORT when it is set (docs/operations.md); null when it is not. */
+async function serveMetrics(gateway: Gateway, { host, port, token }: GatewayConfig['metrics']): Promise<Stop | null> {
+  if (port === null) return null;
+  const metricsServer = await startMetricsListener({
+    host,
+    port,
+    metrics: gateway.metrics,
+    token,
+    onError: (error) => gateway.logger.error('metrics could not be collected', { error: String(error) }),
+  });
+  return () => new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+}
+
+/** Hands the bound port from the "starting" answer to the gateway's API. */
+function serveApi(listener: Server, gateway: Gateway): Server {
+  listener.off('request', answerStarting);
+  listener.on('request', gateway.app.callback());
+  // Keep-alive longer than typical load balancers' idle timeout, so they close first.
+  listener.keepAliveTimeout = 65_000;
+  return listener;
 }
 
 /** The first start of an empty sandbox creates a demo merchant so a newcomer can pay right away. */
