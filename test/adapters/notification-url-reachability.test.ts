@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import net from 'node:net';
-import { NotificationUrlCheck, UNREACHABLE, type ConnectProbe } from '../../src/application/callbacks/notification-url-check';
+import { NotificationUrlCheck, UNREACHABLE } from '../../src/application/callbacks/notification-url-check';
+import type { ConnectProbe } from '../../src/application/ports/host-lookups';
 import { tcpProbe } from '../../src/adapters/http/tcp-probe';
 
 function checker(answers: Record<string, 'open' | 'refused' | 'unknown'>, hosts: Record<string, string[]> = {}, now = () => 0) {

@@ -3,7 +3,8 @@
  * when the resolver merely cannot answer in time (payment creation must stay fast).
  */
 import { expect } from 'chai';
-import { HostNotFoundError, NotificationUrlCheck } from '../../src/application/callbacks/notification-url-check';
+import { NotificationUrlCheck } from '../../src/application/callbacks/notification-url-check';
+import { HostNotFoundError } from '../../src/application/ports/host-lookups';
 import { isNonPublicAddress } from '../../src/domain/callback-delivery/network-address';
 
 function checker(answers: Record<string, string[] | 'missing' | 'slow' | 'broken'>, allowNonPublicAddresses = false) {

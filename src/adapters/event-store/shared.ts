@@ -13,7 +13,7 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
-import { nextTurn } from '../../application/next-turn';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CommitSignal } from './commit-signal';
 
 /**

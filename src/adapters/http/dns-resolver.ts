@@ -1,5 +1,5 @@
 import dns from 'node:dns';
-import { HostNotFoundError, type HostResolver } from '../../application/callbacks/notification-url-check';
+import { HostNotFoundError, type HostResolver } from '../../application/ports/host-lookups';
 
 /** Every address the system resolver gives for a name, in its order; errors as node reports them. */
 export async function lookupAllAddresses(hostname: string): Promise<string[]> {

@@ -4,7 +4,7 @@
  * anything else, a timeout included, is not.
  */
 import net from 'node:net';
-import type { ConnectProbe } from '../../application/callbacks/notification-url-check';
+import type { ConnectProbe } from '../../application/ports/host-lookups';
 
 const DEFINITELY_UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 

@@ -7,7 +7,7 @@
  * production has no sheet, the device makes tokens.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { WalletSettingsService } from '../../application/wallets';
+import type { WalletRecipients } from '../../application/ports/wallet-recipients';
 import type { Wallet } from '../../domain/wallets/token-shape';
 import { mintAppleToken, mintGoogleToken, type GoogleAuthMethod, type MintCard } from './mint';
 import { p256PublicKeyFromPoint } from './pki';
@@ -33,7 +33,7 @@ export interface SheetChoice {
   authMethod?: GoogleAuthMethod;
 }
 
-export function simulatedWalletSheet(deps: { dataDir: string; now(): Date; settings: Pick<WalletSettingsService, 'recipients'> }) {
+export function simulatedWalletSheet(deps: { dataDir: string; now(): Date; settings: WalletRecipients }) {
   return async (choice: SheetChoice): Promise<string> => {
     const { material } = await initSandboxWalletMaterial(deps.dataDir, deps.now());
     const recipients = await deps.settings.recipients(choice.merchantId);

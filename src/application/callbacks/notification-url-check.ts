@@ -17,22 +17,11 @@
  */
 import { isIP } from 'node:net';
 import { isNonPublicAddress } from '../../domain/callback-delivery/network-address';
-
-export type HostResolver = (hostname: string) => Promise<string[]>;
-
-/**
- * A TCP connect to `address:port` that is closed again at once: `open` when it was accepted,
- * `refused` when the host definitely turned it away (refused, no route), `unknown` when it could
- * not tell within `timeoutMs`.
- */
-export type ConnectProbe = (address: string, port: number, timeoutMs: number) => Promise<'open' | 'refused' | 'unknown'>;
+import { HostNotFoundError, type ConnectProbe, type HostResolver } from '../ports/host-lookups';
 
 export const UNREACHABLE = 'The URL cannot be reached: its host refuses connections on that port.';
 
 export const PUBLIC_ADDRESS_REQUIRED = 'The URL must point to a public address.';
-
-/** Thrown by a resolver when the name definitely does not exist. */
-export class HostNotFoundError extends Error {}
 
 export interface NotificationUrlCheckOptions {
   resolve: HostResolver;

@@ -5,7 +5,7 @@
  * notification intake exactly as `POST /notifications/sandbox-apm` hands one over, so that path is
  * exercised for real.
  */
-import type { NotificationResult, RawNotification } from '../../../application/payments';
+import type { NotificationIntake, NotificationResult } from '../../../application/ports/notification-intake';
 import type { ExistingPayment } from '../../../domain/payment/state';
 import { sandboxMethod } from './catalogue';
 import type { SandboxMethod } from './sandbox-method';
@@ -14,10 +14,7 @@ import { notificationStatus, signNotification, type PayerDecision } from './tran
 
 export interface SandboxApmProviderDeps {
   secret: Buffer;
-  payments: {
-    current(paymentId: string): Promise<ExistingPayment>;
-    acceptNotification(connector: string, raw: RawNotification, correlationId: string): Promise<NotificationResult>;
-  };
+  payments: NotificationIntake;
   now: () => Date;
 }
 

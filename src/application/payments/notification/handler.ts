@@ -5,20 +5,15 @@
  * the decider decides what it changes: nothing, for a duplicate or a payment already decided.
  */
 import { DomainError } from '../../../domain/errors';
-import { connectorOf, type ExistingPayment } from '../../../domain/payment/state';
+import { connectorOf } from '../../../domain/payment/state';
 import type { InboundNotification } from '../../ports/connector';
+import type { NotificationResult, RawNotification } from '../../ports/notification-intake';
 import { toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
 import { existing } from '../existing';
 import { paymentStream } from '../payment-stream';
 
-export interface RawNotification {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** `ignored`: verified, but about nothing this connector holds (an unknown or another connector's payment). */
-export type NotificationResult = { kind: 'not_verified' } | { kind: 'ignored' } | { kind: 'recorded'; payment: ExistingPayment; changed: boolean };
+export type { NotificationResult, RawNotification };
 
 export async function acceptNotification(deps: PaymentDeps, connectorName: string, raw: RawNotification, correlationId: string): Promise<NotificationResult> {
   const connector = deps.connectors.get(connectorName);
