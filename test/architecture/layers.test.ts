@@ -3,16 +3,18 @@
  *
  * - src/domain: pure rules, importing no other layer;
  * - src/application: use cases, reaching the outside only through src/application/ports;
+ * - src/adapters: the outside world behind the ports, importing the domain and the ports, never a use case;
  * - src/api: HTTP, reading read models through the ports, never through projections/ or adapters;
  * - projections/: read models, built from domain events and implementing application ports.
  *
- * The composition root (src/composition.ts, with the HTTP API's wiring in src/gateway-http.ts) is the
- * one place that connects ports to adapters and projections; the workers, the CLI and the server are
- * outer code like it.
+ * The composition root (src/composition.ts, each bounded context's wiring in src/composition/, the
+ * HTTP API's in src/gateway-http.ts) is the one place that connects ports to adapters and
+ * projections; the workers, the CLI and the server are outer code like it.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { measure } from './figures';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -59,33 +61,6 @@ function importsOf(dir: string): Edge[] {
 }
 
 const under = (prefix: string) => (p: string) => p === prefix || p.startsWith(`${prefix}/`);
-
-/** The file an import of `to` (a path without extension) loads. */
-const fileOf = (to: string): string => (existsSync(path.join(ROOT, `${to}.ts`)) ? `${to}.ts` : `${to}/index.ts`);
-
-/** Import cycles among the files of `dir`, each as the files around it. */
-function cyclesIn(dir: string): string[][] {
-  const edges = new Map<string, string[]>();
-  for (const { from, to } of importsOf(dir)) {
-    if (!under(dir)(to)) continue;
-    edges.set(from, [...(edges.get(from) ?? []), fileOf(to)]);
-  }
-  const cycles: string[][] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const trail: string[] = [];
-  const visit = (file: string): void => {
-    state.set(file, 'open');
-    trail.push(file);
-    for (const next of edges.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), next]);
-      else if (!state.has(next)) visit(next);
-    }
-    trail.pop();
-    state.set(file, 'done');
-  };
-  for (const file of sourceFiles(dir)) if (!state.has(file)) visit(file);
-  return cycles;
-}
 
 /**
  * Imports that break a rule for a stated reason, each to be removed with its reason. Listed by
@@ -153,6 +128,11 @@ describe('layers', function () {
     expect(violations('src/application', (to) => outer.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
   });
 
+  it('Given src/adapters, then they import only the domain, the application ports and each other, never a use case', function () {
+    const permitted = ['src/adapters', 'src/domain', 'src/application/ports'];
+    expect(violations('src/adapters', (to) => !permitted.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
+  });
+
   it('Given src/api, then it reads read models through ports, never projections, and uses no adapter (but the sandbox simulator the sandbox connector)', function () {
     const forbidden = (to: string, from: string) => {
       if (under('projections')(to)) return true;
@@ -167,8 +147,8 @@ describe('layers', function () {
     expect(violations('projections', (to) => !permitted.some((prefix) => under(prefix)(to)))).to.deep.equal([]);
   });
 
-  it('Given projections, then no file imports itself back through others (type imports included)', function () {
-    expect(cyclesIn('projections').map((cycle) => cycle.join(' -> '))).to.deep.equal([]);
+  it('Given src/ and projections/, then no file imports itself back through others (type imports included)', function () {
+    expect(measure().cycles.map((cycle) => cycle.join(' <-> '))).to.deep.equal([]);
   });
 
   it('Given the stated exceptions, then each one still exists (a removed import takes its exception with it)', function () {
