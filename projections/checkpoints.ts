@@ -24,7 +24,3 @@ export async function createCheckpointTable(db: SchemaDb): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
 }
-
-export async function dropCheckpointTable(db: SchemaDb): Promise<void> {
-  await db.schema.dropTable('projection_checkpoints').ifExists().execute();
-}

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import { type CustomTypesConfig, Pool, types as pgTypes } from 'pg';
 import { surviveConnectionLoss } from '../src/adapters/postgres/survive-connection-loss';
-import { createCheckpointTable, dropCheckpointTable } from './checkpoints';
+import { createCheckpointTable } from './checkpoints';
 import type { ReadModelDatabase } from './database-schema';
 import { allProjections } from './index';
 import type { ProjectionModule } from './projection-module';
@@ -79,10 +79,4 @@ export async function migrateReadModels(db: Kysely<ReadModelDatabase>, modules: 
 async function migrateAll(db: Kysely<ReadModelDatabase>, modules: readonly ProjectionModule[]): Promise<void> {
   await createCheckpointTable(db);
   for (const projection of modules) await projection.migrate(db);
-}
-
-/** Drops every module's tables and views, and the checkpoints, for a rebuild from the event store. */
-export async function dropReadModels(db: Kysely<ReadModelDatabase>, modules: readonly ProjectionModule[] = allProjections()): Promise<void> {
-  for (const projection of modules) await projection.drop(db);
-  await dropCheckpointTable(db);
 }

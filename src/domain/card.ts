@@ -49,11 +49,6 @@ export function maskPan(pan: string): string {
   return `${pan.slice(0, 6)}******${pan.slice(-4)}`;
 }
 
-/** The ten digits that feed the S2S hash formulas (`first6 + last4`). */
-export function first6Last4(pan: string): string {
-  return pan.slice(0, 6) + pan.slice(-4);
-}
-
 function prefixIn(pan: string, length: number, low: number, high: number): boolean {
   if (pan.length < length) return false;
   const p = Number(pan.slice(0, length));

@@ -2,7 +2,7 @@
  * Certificates and CMS for wallet tokens, over pkijs/asn1js (parsing, building, chain checks) with
  * Node's crypto as the engine. Keys are made with node:crypto and handed to pkijs as WebCrypto keys.
  */
-import { createHash, createPrivateKey, createPublicKey, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, webcrypto, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
@@ -46,21 +46,7 @@ export function certificateToPem(cert: pkijs.Certificate): string {
   return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
 }
 
-/** Every certificate of a PEM text (a bundle may hold several). */
-export function certificatesFromPem(pem: string): pkijs.Certificate[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((block) =>
-    certificateFromDer(Buffer.from(block.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, ''), 'base64')),
-  );
-}
-
 export const hasExtension = (cert: pkijs.Certificate, oid: string): boolean => (cert.extensions ?? []).some((e) => e.extnID === oid);
-
-/** The subject's common name, for messages and for recognising the sandbox's own roots. */
-export function commonName(name: pkijs.RelativeDistinguishedNames): string {
-  const cn = name.typesAndValues.find((t) => t.type === OID_CN);
-  return cn ? String((cn.value as asn1js.Utf8String).valueBlock.value) : '';
-}
 
 export const sha256 = (...parts: Uint8Array[]): Buffer => {
   const hash = createHash('sha256');
@@ -163,9 +149,6 @@ export async function issueCertificate(request: CertificateRequest): Promise<pki
   await cert.sign(await toWebCryptoKey(signer, 'sign'), 'SHA-256', ENGINE);
   return cert;
 }
-
-/** Parses a PEM private key (PKCS#8 or SEC1); throws on anything else. */
-export const privateKeyFromPem = (pem: string): KeyObject => createPrivateKey({ key: pem, format: 'pem' });
 
 export { asn1js, pkijs, toArrayBuffer };
 

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { X509Certificate, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { GoogleRootSigningKey } from './google-ec-v2';
 import { OID_APPLE_INTERMEDIATE, OID_APPLE_LEAF, certificateFromDer, certificateToPem, issueCertificate, type pkijs } from './pki';
 
@@ -141,8 +141,3 @@ export function loadSandboxWalletMaterial(dataDir: string): SandboxWalletMateria
     googleRootSigningKey: createPrivateKey(texts.googleRootSigningKey!),
   };
 }
-
-/** The public half of the Google root key, for comparing with what production is given. */
-export const sandboxGoogleKeyValues = (material: SandboxWalletMaterial): string[] => material.googleRootKeys.keys.map((k) => k.keyValue);
-
-export const publicKeyOf = (key: KeyObject): KeyObject => createPublicKey(key);

@@ -35,10 +35,3 @@ export function parseRetrySchedule(text: string): number[] | null {
   }
   return out;
 }
-
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['d', 24 * HOUR], ['h', HOUR], ['m', MINUTE], ['s', 1000]] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}

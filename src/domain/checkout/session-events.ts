@@ -121,11 +121,4 @@ export type CheckoutSessionEvent =
   | CheckoutSessionCancelled
   | CheckoutSessionExpired;
 
-export const CHECKOUT_SESSION_EVENT_TYPES: readonly CheckoutSessionEvent['type'][] = [
-  'CheckoutSessionCreated',
-  'CheckoutPaymentStarted',
-  'CheckoutSessionCancelled',
-  'CheckoutSessionExpired',
-];
-
 export const checkoutSessionStreamId = (sessionId: string): string => `checkout-session-${sessionId}`;

@@ -33,8 +33,6 @@ export interface SandboxClockReset {
   };
 }
 
-export type SandboxClockEvent = SandboxClockAdvanced | SandboxClockReset;
-
 /** Where the recorded clock stands: its offset, and how many resets led there (the era). */
 export interface SandboxClockReading {
   offsetMs: number;

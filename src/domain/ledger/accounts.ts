@@ -19,7 +19,3 @@
 export const LEDGER_ACCOUNTS = ['payer_holds', 'authorized_holds', 'payer_funds', 'merchant_receivable', 'paid_out', 'topped_up'] as const;
 
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
-
-export const EXTERNAL_ACCOUNTS: ReadonlySet<LedgerAccount> = new Set<LedgerAccount>(['payer_holds', 'payer_funds', 'paid_out', 'topped_up']);
-
-export const isLedgerAccount = (value: string): value is LedgerAccount => (LEDGER_ACCOUNTS as readonly string[]).includes(value);

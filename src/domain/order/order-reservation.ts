@@ -16,8 +16,6 @@ export interface OrderIdReserved {
   data: { merchantId: string; orderId: string; paymentId: string; reservedAt: string; sessionId?: string };
 }
 
-export type OrderEvent = OrderIdReserved;
-
 /** The order id is hashed so any merchant string (any length, any characters) makes a valid stream id. */
 export const orderStreamId = (merchantId: string, orderId: string): string =>
   `order-${merchantId}-${createHash('sha256').update(orderId, 'utf8').digest('hex')}`;

@@ -137,9 +137,6 @@ export interface ExistingPayment {
   extendedData?: Record<string, string>;
 }
 
-/** Whether a payment was made with an alternative method rather than a card. */
-export const isMethodPayment = (p: Pick<ExistingPayment, 'method'>): boolean => p.method !== undefined;
-
 /** The method identifier or card brand a payment was made with. */
 export const brandOf = (p: Pick<ExistingPayment, 'card' | 'method'>): string => p.method?.brand ?? p.card?.brand ?? '';
 

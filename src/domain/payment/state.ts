@@ -12,7 +12,6 @@ export {
   brandOf,
   connectorOf,
   initialPaymentState,
-  isMethodPayment,
   type ExistingPayment,
   type PayerAction,
   type PaymentPhase,

@@ -52,5 +52,3 @@ export interface PayoutMovementsRecorded {
 }
 
 export type PayoutBalanceEvent = PayoutBalanceToppedUp | PayoutHoldPlaced | PayoutMovementsRecorded;
-
-export const PAYOUT_BALANCE_EVENT_TYPES: readonly PayoutBalanceEvent['type'][] = ['PayoutBalanceToppedUp', 'PayoutHoldPlaced', 'PayoutMovementsRecorded'];

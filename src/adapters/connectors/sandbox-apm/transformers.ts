@@ -19,11 +19,6 @@ export function newReference(flow: SandboxFlow): string {
   return `sbapm_${flow}_${randomBytes(8).toString('hex')}`;
 }
 
-export function flowOfReference(reference: string): SandboxFlow | null {
-  const match = /^sbapm_(redirect|qr|app)_[0-9a-f]{16}$/.exec(reference);
-  return match ? (match[1] as SandboxFlow) : null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // MACs
 // ---------------------------------------------------------------------------------------------
