@@ -20,9 +20,6 @@ import type {
 } from './ports/event-store';
 import type { BulkReader } from './ports/bulk-reader';
 
-// Moved to the ports, where the replay that uses it can reach it; still exported from here.
-export { type BulkReader, bulkReaderOf } from './ports/bulk-reader';
-
 export class UpcastingEventStore implements EventStore, BulkReader {
   constructor(
     /** The store as written; what the audit verifier and the checkpoint recorder read. */

@@ -22,8 +22,8 @@ const REPLAY_FLAGS = ['--max-semi-space-size=128', '--min-semi-space-size=64'];
  * of its garbage collections to V8's shared helper threads, which run at normal priority. The
  * projector's and the workers' collections then compete with the HTTP thread even though those
  * threads themselves run at a lower priority. Single-threaded collection keeps each heap's work on
- * its own thread, at that thread's priority: SALE p99 at 300/s lower in 9 of 11 alternating pairs
- * (median 20.7 -> 15.9 ms), about the same CPU and the same peak memory (docs/benchmarks.md).
+ * its own thread, at that thread's priority, which lowers the SALE p99 at 300/s (a median of about
+ * 16 ms instead of 21) for about the same CPU and the same peak memory (docs/benchmarks.md).
  * Processes of one role keep V8's defaults.
  */
 const ONE_PROCESS_FLAGS = ['--single-threaded-gc'];

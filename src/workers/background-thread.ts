@@ -1,16 +1,16 @@
 /**
  * The `all` role's background threads, off the thread that answers requests:
- * - `notifier`: callbacks. On the HTTP thread it took a fifth of the CPU per SALE under a steady
- *   load, and every millisecond of it was a millisecond some merchant's request waited.
+ * - `notifier`: callbacks. Delivering them costs about a fifth of a SALE's CPU, which merchants'
+ *   requests would otherwise wait for.
  * - `workers`: the scheduler and the periodic workers of the projecting process (expiry,
  *   reconciliation, payout balances, sandbox payouts, audit checkpoints), at a lower priority. A
- *   pass of theirs (the balance feeder reads and parses every new event each second) held the HTTP thread
- *   when they ran there, and held callbacks back when they shared the notifier's thread (callback
- *   delay p99 115-387 ms under saturation with them, 73-107 ms without, alternating runs).
+ *   pass of theirs (the balance feeder reads and parses every new event each second) holds the
+ *   thread it runs on, so they share neither the HTTP thread (requests would wait) nor the
+ *   notifier's (callbacks would).
  *
  * Their appends go through the API's writer thread over a port each, so the process keeps one
- * SQLite writer and one group commit: an earlier notifier thread with a writer connection of its
- * own fell behind, waiting for the write lock.
+ * SQLite writer and one group commit: a thread with a writer connection of its own would wait for
+ * the write lock and fall behind.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { CountsSnapshot } from '../adapters/metrics/gateway-metrics';

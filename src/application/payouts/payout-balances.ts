@@ -34,7 +34,7 @@ const MAX_ATTEMPTS = 200;
 const CACHE_LIMIT = 10_000;
 /**
  * Balance events between two snapshots: a process that remembers nothing of a balance folds at
- * most about this many (a fold of 20,000 took 440 ms; of 1,000, a few). The feeder, which appends
+ * most about this many (a fold of 20,000 takes about 440 ms; of 1,000, a few). The feeder, which appends
  * most of them, takes most snapshots.
  */
 export const DEFAULT_SNAPSHOT_EVERY = 1_000;
