@@ -89,26 +89,107 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
   map.set(key, value);
 }
 
+/** HTTP requests, payments and their outcomes, and calls to acquirers and providers. */
+function requestMetrics(registers: Registry[]) {
+  return {
+    http: new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'HTTP requests by method, matched route pattern, S2S action (/post only) and status; _count counts them',
+      labelNames: ['method', 'route', 'action', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    paymentsInitiated: new Counter({
+      name: 'gateway_payments_initiated_total',
+      help: 'Payments initiated by this process, by channel and method (card or the alternative method)',
+      labelNames: ['channel', 'method'],
+      registers,
+    }),
+    paymentOutcomes: new Counter({
+      name: 'gateway_payment_outcomes_total',
+      help: 'Acquirer answers recorded by this process: settled, authorized, declined, challenge (3-D Secure), redirect, unknown',
+      labelNames: ['channel', 'method', 'outcome'],
+      registers,
+    }),
+    connectorCalls: new Histogram({
+      name: 'gateway_connector_call_duration_seconds',
+      help: 'Calls to acquirers and providers by connector, operation and outcome (error: the call threw)',
+      labelNames: ['connector', 'operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+}
+type RequestMetrics = ReturnType<typeof requestMetrics>;
+
+function eventStoreMetrics(registers: Registry[]) {
+  return {
+    appendSeconds: new Histogram({
+      name: 'gateway_event_store_append_duration_seconds',
+      help: 'Event-store appends (append, appendMultiple) until committed, by result (ok, conflict, error)',
+      labelNames: ['operation', 'result'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    appendEvents: new Histogram({
+      name: 'gateway_event_store_append_batch_events',
+      help: 'Events per committed append call',
+      labelNames: ['operation'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    }),
+  };
+}
+type EventStoreMetrics = ReturnType<typeof eventStoreMetrics>;
+
+function callbackMetrics(registers: Registry[]) {
+  return {
+    scheduled: new Counter({ name: 'gateway_callback_deliveries_scheduled_total', help: 'Callback deliveries scheduled by this process', registers }),
+    attempts: new Counter({ name: 'gateway_callback_attempts_total', help: 'Callback attempts started by this process', registers }),
+    attemptFailures: new Counter({
+      name: 'gateway_callback_attempt_failures_total',
+      help: 'Failed callback attempts: timeout, status (the merchant answered outside 2xx) or no_answer (connection refused, DNS, TLS)',
+      labelNames: ['reason'],
+      registers,
+    }),
+    delivered: new Counter({ name: 'gateway_callbacks_delivered_total', help: 'Callbacks delivered (2xx)', registers }),
+    failed: new Counter({ name: 'gateway_callbacks_failed_total', help: 'Callbacks given up after the whole retry schedule', registers }),
+    redeliveries: new Counter({ name: 'gateway_callback_redeliveries_total', help: 'Redeliveries operators asked for', registers }),
+    delay: new Histogram({
+      name: 'gateway_callback_delivery_delay_seconds',
+      help: 'From a delivery being scheduled (or redelivered) to its delivery, retries included; deliveries this process scheduled and delivered',
+      buckets: DELAY_BUCKETS,
+      registers,
+    }),
+  };
+}
+type CallbackMetrics = ReturnType<typeof callbackMetrics>;
+
+function auditMetrics(registers: Registry[]) {
+  return {
+    checkpoints: new Counter({ name: 'gateway_audit_checkpoints_total', help: 'Audit checkpoints recorded by this process', registers }),
+    lastCheckpointPosition: new Gauge({
+      name: 'gateway_audit_last_checkpoint_up_to_position',
+      help: 'Log position the newest audit checkpoint recorded by this process covers',
+      registers,
+    }),
+    lastCheckpointTime: new Gauge({
+      name: 'gateway_audit_last_checkpoint_timestamp_seconds',
+      help: 'When this process recorded its newest audit checkpoint (Unix time)',
+      registers,
+    }),
+  };
+}
+type AuditMetrics = ReturnType<typeof auditMetrics>;
+
 export class GatewayMetrics {
   readonly registry = new Registry();
 
-  private readonly http: Histogram<'method' | 'route' | 'action' | 'status'>;
-  private readonly paymentsInitiated: Counter<'channel' | 'method'>;
-  private readonly paymentOutcomes: Counter<'channel' | 'method' | 'outcome'>;
-  private readonly connectorCalls: Histogram<'connector' | 'operation' | 'outcome'>;
-  private readonly appendSeconds: Histogram<'operation' | 'result'>;
-  private readonly appendEvents: Histogram<'operation'>;
-  private readonly callbacksScheduled: Counter;
-  private readonly callbackAttempts: Counter;
-  private readonly callbackAttemptFailures: Counter<'reason'>;
-  private readonly callbacksDelivered: Counter;
-  private readonly callbacksFailed: Counter;
-  private readonly callbackRedeliveries: Counter;
-  private readonly callbackDelay: Histogram;
+  private readonly requests: RequestMetrics;
+  private readonly store: EventStoreMetrics;
+  private readonly callbacks: CallbackMetrics;
   private readonly scheduled: Counter<'step'>;
-  private readonly checkpoints: Counter;
-  private readonly lastCheckpointPosition: Gauge;
-  private readonly lastCheckpointTime: Gauge;
+  private readonly audit: AuditMetrics;
 
   private readonly payments = new Map<string, { channel: string; method: string }>();
   private readonly deliveryStarts = new Map<string, number>();
@@ -122,80 +203,17 @@ export class GatewayMetrics {
       threadCpuCounter(registers);
     }
 
-    this.http = new Histogram({
-      name: 'gateway_http_request_duration_seconds',
-      help: 'HTTP requests by method, matched route pattern, S2S action (/post only) and status; _count counts them',
-      labelNames: ['method', 'route', 'action', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.paymentsInitiated = new Counter({
-      name: 'gateway_payments_initiated_total',
-      help: 'Payments initiated by this process, by channel and method (card or the alternative method)',
-      labelNames: ['channel', 'method'],
-      registers,
-    });
-    this.paymentOutcomes = new Counter({
-      name: 'gateway_payment_outcomes_total',
-      help: 'Acquirer answers recorded by this process: settled, authorized, declined, challenge (3-D Secure), redirect, unknown',
-      labelNames: ['channel', 'method', 'outcome'],
-      registers,
-    });
-    this.connectorCalls = new Histogram({
-      name: 'gateway_connector_call_duration_seconds',
-      help: 'Calls to acquirers and providers by connector, operation and outcome (error: the call threw)',
-      labelNames: ['connector', 'operation', 'outcome'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.appendSeconds = new Histogram({
-      name: 'gateway_event_store_append_duration_seconds',
-      help: 'Event-store appends (append, appendMultiple) until committed, by result (ok, conflict, error)',
-      labelNames: ['operation', 'result'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.appendEvents = new Histogram({
-      name: 'gateway_event_store_append_batch_events',
-      help: 'Events per committed append call',
-      labelNames: ['operation'],
-      buckets: BATCH_BUCKETS,
-      registers,
-    });
-    this.callbacksScheduled = new Counter({ name: 'gateway_callback_deliveries_scheduled_total', help: 'Callback deliveries scheduled by this process', registers });
-    this.callbackAttempts = new Counter({ name: 'gateway_callback_attempts_total', help: 'Callback attempts started by this process', registers });
-    this.callbackAttemptFailures = new Counter({
-      name: 'gateway_callback_attempt_failures_total',
-      help: 'Failed callback attempts: timeout, status (the merchant answered outside 2xx) or no_answer (connection refused, DNS, TLS)',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.callbacksDelivered = new Counter({ name: 'gateway_callbacks_delivered_total', help: 'Callbacks delivered (2xx)', registers });
-    this.callbacksFailed = new Counter({ name: 'gateway_callbacks_failed_total', help: 'Callbacks given up after the whole retry schedule', registers });
-    this.callbackRedeliveries = new Counter({ name: 'gateway_callback_redeliveries_total', help: 'Redeliveries operators asked for', registers });
-    this.callbackDelay = new Histogram({
-      name: 'gateway_callback_delivery_delay_seconds',
-      help: 'From a delivery being scheduled (or redelivered) to its delivery, retries included; deliveries this process scheduled and delivered',
-      buckets: DELAY_BUCKETS,
-      registers,
-    });
+    // Registered in this order, which is the order /metrics lists them in.
+    this.requests = requestMetrics(registers);
+    this.store = eventStoreMetrics(registers);
+    this.callbacks = callbackMetrics(registers);
     this.scheduled = new Counter({
       name: 'gateway_scheduler_steps_total',
       help: 'Steps of recurring chains recorded by this process: payment (an automatic payment made), skipped, ended',
       labelNames: ['step'],
       registers,
     });
-    this.checkpoints = new Counter({ name: 'gateway_audit_checkpoints_total', help: 'Audit checkpoints recorded by this process', registers });
-    this.lastCheckpointPosition = new Gauge({
-      name: 'gateway_audit_last_checkpoint_up_to_position',
-      help: 'Log position the newest audit checkpoint recorded by this process covers',
-      registers,
-    });
-    this.lastCheckpointTime = new Gauge({
-      name: 'gateway_audit_last_checkpoint_timestamp_seconds',
-      help: 'When this process recorded its newest audit checkpoint (Unix time)',
-      registers,
-    });
+    this.audit = auditMetrics(registers);
     if (options.readings) this.scrapeGauges(options.readings, options.onReadingError ?? (() => undefined));
   }
 
@@ -217,7 +235,7 @@ export class GatewayMetrics {
   async countsSnapshot(): Promise<CountsSnapshot> {
     const counts: CountsSnapshot = [];
     for (const metric of this.registry.getMetricsAsArray()) {
-      if ((metric as unknown) instanceof Gauge && (metric as unknown) !== this.lastCheckpointTime && (metric as unknown) !== this.lastCheckpointPosition) continue;
+      if ((metric as unknown) instanceof Gauge && (metric as unknown) !== this.audit.lastCheckpointTime && (metric as unknown) !== this.audit.lastCheckpointPosition) continue;
       counts.push((await (metric as unknown as { get(): Promise<CountsSnapshot[number]> }).get()) as CountsSnapshot[number]);
     }
     return counts;
@@ -229,16 +247,16 @@ export class GatewayMetrics {
   }
 
   httpRequest(method: string, route: string, action: string, status: number, seconds: number): void {
-    this.http.observe({ method, route, action, status }, seconds);
+    this.requests.http.observe({ method, route, action, status }, seconds);
   }
 
   connectorCall(connector: string, operation: string, outcome: string, seconds: number): void {
-    this.connectorCalls.observe({ connector, operation, outcome }, seconds);
+    this.requests.connectorCalls.observe({ connector, operation, outcome }, seconds);
   }
 
   appendFinished(operation: 'append' | 'appendMultiple', result: 'ok' | 'conflict' | 'error', seconds: number, eventCount: number): void {
-    this.appendSeconds.observe({ operation, result }, seconds);
-    if (result === 'ok') this.appendEvents.observe({ operation }, eventCount);
+    this.store.appendSeconds.observe({ operation, result }, seconds);
+    if (result === 'ok') this.store.appendEvents.observe({ operation }, eventCount);
   }
 
   /** Reads what happened off events this process has just appended. */
@@ -249,34 +267,34 @@ export class GatewayMetrics {
         case 'PaymentInitiated': {
           const labels = { channel: label(data.channel, 'unknown'), method: methodOf(data) };
           remember(this.payments, String(data.paymentId), labels, REMEMBERED_PAYMENTS);
-          this.paymentsInitiated.inc(labels);
+          this.requests.paymentsInitiated.inc(labels);
           break;
         }
         case 'CallbackScheduled':
-          this.callbacksScheduled.inc();
+          this.callbacks.scheduled.inc();
           remember(this.deliveryStarts, String(data.deliveryId), Date.parse(String(data.scheduledAt)), REMEMBERED_DELIVERIES);
           break;
         case 'CallbackRedeliveryRequested':
-          this.callbackRedeliveries.inc();
+          this.callbacks.redeliveries.inc();
           remember(this.deliveryStarts, String(data.deliveryId), Date.parse(String(data.requestedAt)), REMEMBERED_DELIVERIES);
           break;
         case 'CallbackAttemptStarted':
-          this.callbackAttempts.inc();
+          this.callbacks.attempts.inc();
           break;
         case 'CallbackAttemptFailed':
-          this.callbackAttemptFailures.inc({ reason: data.timedOut === true ? 'timeout' : data.statusCode == null ? 'no_answer' : 'status' });
+          this.callbacks.attemptFailures.inc({ reason: data.timedOut === true ? 'timeout' : data.statusCode == null ? 'no_answer' : 'status' });
           break;
         case 'CallbackDelivered': {
-          this.callbacksDelivered.inc();
+          this.callbacks.delivered.inc();
           const id = String(data.deliveryId);
           const started = this.deliveryStarts.get(id);
           this.deliveryStarts.delete(id);
           const delivered = Date.parse(String(data.deliveredAt));
-          if (started !== undefined && Number.isFinite(started) && delivered >= started) this.callbackDelay.observe((delivered - started) / 1000);
+          if (started !== undefined && Number.isFinite(started) && delivered >= started) this.callbacks.delay.observe((delivered - started) / 1000);
           break;
         }
         case 'CallbackFailed':
-          this.callbacksFailed.inc();
+          this.callbacks.failed.inc();
           this.deliveryStarts.delete(String(data.deliveryId));
           break;
         case 'ScheduledPaymentStarted':
@@ -289,11 +307,11 @@ export class GatewayMetrics {
           this.scheduled.inc({ step: 'ended' });
           break;
         case 'AuditCheckpointRecorded': {
-          this.checkpoints.inc();
+          this.audit.checkpoints.inc();
           const upTo = Number(data.upToPosition);
-          if (Number.isFinite(upTo)) this.lastCheckpointPosition.set(upTo);
+          if (Number.isFinite(upTo)) this.audit.lastCheckpointPosition.set(upTo);
           const at = Date.parse(String(data.recordedAt));
-          if (Number.isFinite(at)) this.lastCheckpointTime.set(at / 1000);
+          if (Number.isFinite(at)) this.audit.lastCheckpointTime.set(at / 1000);
           break;
         }
         default: {
@@ -303,7 +321,7 @@ export class GatewayMetrics {
           const labels = this.payments.get(paymentId) ?? { channel: 'unknown', method: 'unknown' };
           // An outcome ends the wait for one (a challenge or redirect is followed by another).
           if (outcome !== 'challenge' && outcome !== 'redirect') this.payments.delete(paymentId);
-          this.paymentOutcomes.inc({ ...labels, outcome });
+          this.requests.paymentOutcomes.inc({ ...labels, outcome });
         }
       }
     }
