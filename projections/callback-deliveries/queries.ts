@@ -6,6 +6,7 @@ import type {
   CallbackDeliveriesReadModel,
   CallbackDeliveryRecord,
   ListDeliveriesFilter,
+  TimedOutAttempt,
 } from '../../src/application/ports/callback-deliveries-read-model';
 import { DELIVERY_FACT_COLUMNS, type CallbackDeliveriesTables } from './tables';
 
@@ -53,16 +54,16 @@ export class CallbackQueries implements CallbackDeliveriesReadModel, CallbackOve
       .execute();
   }
 
-  /** End times (ISO) of the URL's timed-out attempts since `sinceIso`. */
-  async timeoutsSince(url: string, sinceIso: string): Promise<string[]> {
+  /** The URL's timed-out attempts that ended since `sinceIso`. */
+  async timeoutsSince(url: string, sinceIso: string): Promise<TimedOutAttempt[]> {
     const rows = await this.db
       .selectFrom('callback_attempts')
-      .select('finished_at')
+      .select(['delivery_id', 'attempt', 'finished_at'])
       .where('url', '=', url)
       .where('timed_out', '=', 1)
       .where('finished_at', '>=', sinceIso)
       .execute();
-    return rows.map((r) => r.finished_at!).filter(Boolean);
+    return rows.flatMap((r) => (r.finished_at ? [{ delivery_id: r.delivery_id, attempt: r.attempt, finished_at: r.finished_at }] : []));
   }
 
   async list(filter: ListDeliveriesFilter = {}): Promise<CallbackDeliveryRecord[]> {

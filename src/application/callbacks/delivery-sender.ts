@@ -147,7 +147,7 @@ export class DeliverySender {
       if (!lookup.ok) return;
       const response = await this.post(deliveryId, delivery, lookup.value);
       const finishedAt = this.deps.clock.now();
-      if (response.timedOut) this.parts.timeouts.note(delivery.url, finishedAt.getTime());
+      if (response.timedOut) this.parts.timeouts.note(delivery.url, { deliveryId, attempt: delivery.attempts }, finishedAt.getTime());
       this.logAttempt(deliveryId, delivery, response);
       await this.record(deliveryId, known, this.resultOf(delivery, response, finishedAt), until);
     } catch (error) {

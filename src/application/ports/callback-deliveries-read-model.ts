@@ -45,12 +45,19 @@ export interface ListDeliveriesFilter {
   limit?: number;
 }
 
+/** A timed-out attempt: which one (timeouts may end at the same instant) and when it ended (ISO). */
+export interface TimedOutAttempt {
+  delivery_id: string;
+  attempt: number;
+  finished_at: string;
+}
+
 /** What a notifier reads: work that is due, and how a URL has been timing out. */
 export interface DueCallbackDeliveries {
   /** Deliveries whose next attempt is due, and attempts whose sender vanished (lease run out). */
   due(nowIso: string, limit: number): Promise<Array<{ delivery_id: string; url: string }>>;
-  /** End times (ISO) of the URL's timed-out attempts since `sinceIso`. */
-  timeoutsSince(url: string, sinceIso: string): Promise<string[]>;
+  /** The URL's timed-out attempts that ended since `sinceIso`. */
+  timeoutsSince(url: string, sinceIso: string): Promise<TimedOutAttempt[]>;
 }
 
 export interface CallbackDeliveriesReadModel extends DueCallbackDeliveries {

@@ -37,7 +37,7 @@ async function overview(ctx: Koa.Context, session: DashboardSession, deps: Dashb
   const since = new Date(now - windowMs - blockMs).toISOString();
   const blocked = await Promise.all(
     failing.map(async (f) => {
-      const times = (await deps.callbacks.timeoutsSince(f.url, since)).map((iso) => Date.parse(iso));
+      const times = (await deps.callbacks.timeoutsSince(f.url, since)).map((t) => Date.parse(t.finished_at));
       return blockedUntil(times, now, deps.callbackBlockPolicy);
     }),
   );
