@@ -20,6 +20,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { NO_STREAM, exactly } from '../../src/application/ports/event-store';
+import { initiatedEventData } from './floor-events';
 
 const extraWorkMs = Number(process.env.FLOOR_EXTRA_WORK_US ?? 0) / 1000;
 
@@ -47,7 +48,7 @@ app.use(async (ctx) => {
     {
       streamId: `payment-${paymentId}`,
       expected: NO_STREAM,
-      events: [{ id: randomUUID(), type: 'PaymentInitiated', schemaVersion: 1, data: initiated(paymentId, body, now), metadata: meta }],
+      events: [{ id: randomUUID(), type: 'PaymentInitiated', schemaVersion: 1, data: initiatedEventData(paymentId, body, now), metadata: meta }],
     },
   ]);
   await store.append(
@@ -64,33 +65,6 @@ function busyFor(ms: number): void {
   while (performance.now() < until) {
     // spin
   }
-}
-
-/** A PaymentInitiated of a sandbox card SALE, at its real size (about 800 bytes of JSON). */
-function initiated(paymentId: string, body: Record<string, string>, now: string) {
-  return {
-    amount: 1000,
-    amountText: '10.00',
-    card: { brand: 'VISA', expMonth: '01', expYear: '2038', mask: '411111******1111', token: null },
-    cardSource: 'card_number',
-    channel: 's2s_card',
-    connector: 'sandbox',
-    currency: 'USD',
-    customData: null,
-    initiatedAt: now,
-    kind: 'sale',
-    merchantId: 'm1',
-    notificationUrl: null,
-    orderDescription: body.order_description ?? null,
-    orderId: body.order_id,
-    payer: {
-      address: body.payer_address, city: body.payer_city, country: body.payer_country, email: body.payer_email, firstName: body.payer_first_name,
-      ip: body.payer_ip, lastName: body.payer_last_name, phone: body.payer_phone, state: body.payer_state, zip: body.payer_zip,
-    },
-    paymentId,
-    recurringInit: false,
-    termUrl3ds: body.term_url_3ds ?? null,
-  };
 }
 
 const port = Number(process.env.PORT || '0');

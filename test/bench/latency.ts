@@ -2,13 +2,15 @@
  * The latency a merchant feels: SALE sent open-loop (evenly spaced, latency from each request's
  * scheduled instant, see open-loop.ts) at fixed rates against the gateway as `npm start` runs it
  * (compiled JavaScript, role all, embedded SQLite, fresh data directory), or against the floor
- * server (floor-server.ts) with BENCH_LATENCY_SERVER=floor.
+ * servers (floor-server.ts, group-commit-floor-server.ts) with BENCH_LATENCY_SERVER=floor or
+ * group-commit-floor.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { threadCpuSeconds, type ThreadCpu } from '../../src/adapters/os/linux-threads';
 import { BenchFailure, REPO_ROOT, freePort, makeTempDir, removeTempDir, startGateway, startServer, stopServer, type ServerChild } from './children';
+import { BENCH_MERCHANT_CLIENT_KEY, BENCH_MERCHANT_PASSWORD } from './floor-events';
 import { saleBodyFactory } from './load';
 import { runOpenLoop, type OpenLoopSummary } from './open-loop';
 
@@ -81,8 +83,9 @@ export interface LatencyOptions {
   /**
    * `gateway` (default): the gateway as `npm start` runs it. `floor`: floor-server.ts, koa plus the
    * two durable appends of a SALE and nothing else, for where the durability rules alone put latency.
+   * `group-commit-floor`: group-commit-floor-server.ts, the same rules committed on the HTTP thread.
    */
-  server?: 'gateway' | 'floor';
+  server?: 'gateway' | FloorName;
 }
 
 /**
@@ -96,8 +99,11 @@ export const STARTUP_WARMUP_S = 15;
 /** Warm-up before each later rate: the server is warm by then, the new rate's queue is not. */
 export const NEXT_RATE_WARMUP_S = 3;
 
+export type FloorName = 'floor' | 'group-commit-floor';
+const FLOOR_SCRIPTS: Record<FloorName, string> = { floor: 'test/bench/floor-server.ts', 'group-commit-floor': 'test/bench/group-commit-floor-server.ts' };
+
 export async function benchLatency(options: LatencyOptions): Promise<LatencyResult[]> {
-  const floor = options.server === 'floor';
+  const floor = options.server !== undefined && options.server !== 'gateway';
   if (!floor) buildDist();
   const dataDir = makeTempDir('gateway-latency-');
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, DATA_DIR: dataDir, GATEWAY_LOG_LEVEL: 'error' };
@@ -105,11 +111,11 @@ export async function benchLatency(options: LatencyOptions): Promise<LatencyResu
   let server: ServerChild | null = null;
   try {
     server = floor
-      ? await startServer({ name: 'floor', script: 'test/bench/floor-server.ts', env, port: await freePort() })
+      ? await startServer({ name: options.server!, script: FLOOR_SCRIPTS[options.server as FloorName], env, port: await freePort() })
       : await startGateway({ name: 'gateway', env, port: await freePort() });
     // The floor server checks no credentials; its bodies have the SALE's shape and size all the same.
     const merchant = floor
-      ? { client_key: `test_ck_${'0'.repeat(32)}`, password: '0'.repeat(32) }
+      ? { client_key: BENCH_MERCHANT_CLIENT_KEY, password: BENCH_MERCHANT_PASSWORD }
       : (JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')) as { client_key: string; password: string });
     const bodies = saleBodyFactory({ clientKey: merchant.client_key, password: merchant.password }, `lat${Date.now().toString(36)}`);
     const url = `${server.baseUrl}/post`;
@@ -144,7 +150,8 @@ export async function benchLatency(options: LatencyOptions): Promise<LatencyResu
 
 if (require.main === module) {
   const rates = (process.env.BENCH_RATES ?? '300,1000').split(',').map(Number);
-  const server = process.env.BENCH_LATENCY_SERVER === 'floor' ? 'floor' : 'gateway';
+  const asked = process.env.BENCH_LATENCY_SERVER;
+  const server = asked === 'floor' || asked === 'group-commit-floor' ? asked : 'gateway';
   benchLatency({ rates, durationS: Number(process.env.BENCH_DURATION_S ?? 20), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log: (line) => console.log(line), server }).catch((error) => {
     console.error(error);
     process.exit(1);

@@ -8,6 +8,10 @@
  *    alone cost on this machine, printed beside every latency and throughput target. Then the
  *    floor again with each FLOOR_PROBE_WORK_US of busy work per SALE on its HTTP thread: where the
  *    bare floor meets the saturation p99, how much room it leaves for a gateway's own work.
+ * 1b. Group-commit floor: the same durability rules in the simplest design (`group-commit-floor-server.ts`):
+ *    the Formula 1 hash checked, three events appended per SALE, the appends of one event-loop turn
+ *    in one SQLite transaction committed on the HTTP thread, the answer after the commit. The goals
+ *    against it (floor-goals.ts) are printed with MET or MISSED at the end.
  * 2. SALE: the real gateway (`dist/src/main.js`, compiled as `npm start` runs it) in a child
  *    process with a fresh temp DATA_DIR, a free PORT and GATEWAY_LOG_LEVEL=error.
  * 3. Catch-up: event head at the moment the load stops vs. every projection checkpoint.
@@ -28,6 +32,9 @@
  * The load is generated in this (parent) process, so on a 2-core machine each side gets a core.
  * Each server gets a warm-up run first; only the second run is measured.
  *
+ * Parts: `npm run bench -- --only=sale` runs the baseline, both floors, the gateway's SALE at saturation
+ * and the open loop at 300/s for the gateway and the group-commit floor, then the floor goals; the
+ * rest is left out. `--help` prints this.
  * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (64), BENCH_WARMUP_S (2), BENCH_REPLAY_EVENTS (1,000,000),
  *      BENCH_CPU_PROF=1 to CPU-profile the gateway child (profile + hotspot summary under
  *      test-artifacts/cpu-profiles/; the profiler slows the gateway, so such a run's figures are
@@ -59,7 +66,9 @@ import { benchSession } from './session';
 import { benchScheduled } from './scheduled';
 import { benchStartup } from './startup';
 import { formatProfileSummary, summariseProfile, type ProfileWindow } from './profile-summary';
-import { NEXT_RATE_WARMUP_S, STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu } from './latency';
+import { NEXT_RATE_WARMUP_S, STARTUP_WARMUP_S, benchLatency, buildDist, describeCpu, type LatencyResult } from './latency';
+import { BENCH_MERCHANT_CLIENT_KEY, BENCH_MERCHANT_PASSWORD } from './floor-events';
+import { floorGoals, formatFloorGoals, type FloorGoal } from './floor-goals';
 import { benchPostgres } from './postgres';
 
 const MAX_ERROR_RATE = 0.001;
@@ -218,6 +227,65 @@ async function benchFloor(settings: Settings, nextBody: () => string, extraWorkU
   }
 }
 
+/**
+ * The group-commit floor at saturation (group-commit-floor-server.ts): the three appends of a SALE
+ * group-committed on the HTTP thread, the hash checked, nothing else.
+ */
+async function benchGroupCommitFloor(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
+  log('Group-commit floor: koa + koa-body + the Formula 1 hash + three appends per SALE, group-committed in SQLite on the HTTP thread');
+  const dataDir = makeTempDir('group-commit-floor-bench-');
+  try {
+    return await benchServer(settings, nextBody, { label: 'group-commit floor', script: 'test/bench/group-commit-floor-server.ts', env: { ...process.env, DATA_DIR: dataDir } });
+  } finally {
+    removeTempDir(dataDir);
+  }
+}
+
+/** The floor goals, printed with their verdicts. */
+function reportFloorGoals(goals: FloorGoal[], baseline: LoadSummary, floor: LoadSummary, groupFloor: LoadSummary, gateway: LoadSummary): void {
+  const of = (a: LoadSummary, b: LoadSummary) => (b.requestsPerSec > 0 ? (a.requestsPerSec / b.requestsPerSec).toFixed(3) : '-');
+  log(
+    `SALE/s at saturation: gateway ${gateway.requestsPerSec.toFixed(0)} = ${of(gateway, groupFloor)} of the group-commit floor (${groupFloor.requestsPerSec.toFixed(0)}), ` +
+      `${of(gateway, floor)} of the writer-thread floor (${floor.requestsPerSec.toFixed(0)}), ${of(gateway, baseline)} of plain koa (${baseline.requestsPerSec.toFixed(0)}); ` +
+      `group-commit floor ${of(groupFloor, baseline)} of plain koa`,
+  );
+  log('Goals against the group-commit floor (ratios within this run):');
+  for (const line of formatFloorGoals(goals)) log(line);
+}
+
+function openLoopAt(results: LatencyResult[], rate: number) {
+  return results.find((l) => l.rate === rate)?.summary.latencyMs ?? null;
+}
+
+/** `--only=sale`: the floors, the gateway's SALE and the open loop at 300/s, then the floor goals. */
+async function mainSaleOnly(settings: Settings, runTag: string): Promise<number> {
+  const bodies = saleBodyFactory({ clientKey: BENCH_MERCHANT_CLIENT_KEY, password: BENCH_MERCHANT_PASSWORD }, runTag);
+  const baseline = await benchBaseline(settings, bodies.next);
+  log();
+  const floor = await benchFloor(settings, bodies.next);
+  log();
+  const groupFloor = await benchGroupCommitFloor(settings, bodies.next);
+  log();
+  const sale = await benchSale(settings, runTag);
+  log();
+  const openLoop = { rates: [300], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log };
+  log(`Open loop, 300/s for ${openLoop.durationS} s after ${openLoop.startupWarmupS} s of warm-up: the gateway`);
+  const latency = await benchLatency(openLoop);
+  log('  the group-commit floor:');
+  const groupFloorLatency = await benchLatency({ ...openLoop, server: 'group-commit-floor' });
+  log();
+  const gw300 = openLoopAt(latency, 300);
+  const floor300 = openLoopAt(groupFloorLatency, 300);
+  const goals = floorGoals({
+    saturation: { gateway: sale.load, floor: groupFloor },
+    openLoop300: gw300 && floor300 ? { gateway: gw300, floor: floor300 } : null,
+    replay: null,
+  });
+  reportFloorGoals(goals, baseline, floor, groupFloor, sale.load);
+  log(`  load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  return 0;
+}
+
 interface SaleOutcome {
   load: LoadSummary;
   /** S2S APM SALEs on the same gateway, after the card SALE run. */
@@ -360,7 +428,18 @@ function loadJson(s: LoadSummary) {
   };
 }
 
+const USAGE = `npm run bench [-- --only=sale]
+  (no option)   every part: see the top of test/bench/run.ts
+  --only=sale   plain koa, both floors, the gateway's SALE at saturation and the open loop at 300/s
+                for the gateway and the group-commit floor, then the goals against that floor
+Env: BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_WARMUP_S, BENCH_OPEN_LOOP_S, BENCH_REPLAY_EVENTS,
+     BENCH_SCHEDULED_CHAINS, BENCH_STARTS, BENCH_POSTGRES=0, BENCH_CPU_PROF=1`;
+
 async function main(): Promise<number> {
+  if (process.argv.includes('--help')) {
+    log(USAGE);
+    return 0;
+  }
   const settings: Settings = {
     durationS: envInt('BENCH_DURATION_S', 10, 1, 3600),
     connections: envInt('BENCH_CONNECTIONS', 64, 1, 10_000),
@@ -372,18 +451,24 @@ async function main(): Promise<number> {
   buildDist();
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` };
   const runTag = Date.now().toString(36);
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined && only !== 'sale') throw new BenchFailure(`--only takes "sale" (got "${only}")`);
   log(`Benchmark on ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}`);
   log(`  ${settings.connections} connections, ${settings.durationS} s measured after a ${settings.warmupS} s warm-up per server; load generated in the parent process`);
   log(`  gateway: GATEWAY_LOG_LEVEL=error, so request logs are off during the measurement`);
   if (settings.profileDir) log(`  CPU profiling of the gateway is ON: its figures are slowed by the profiler`);
+  log(`  load average at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   log();
+  if (only === 'sale') return mainSaleOnly(settings, runTag);
 
   // The baseline gets bodies of the SALE's exact shape and size; credentials of the demo
   // merchant's format stand in until the gateway has created the real ones.
-  const baselineBodies = saleBodyFactory({ clientKey: `test_ck_${'0'.repeat(32)}`, password: '0'.repeat(32) }, runTag);
+  const baselineBodies = saleBodyFactory({ clientKey: BENCH_MERCHANT_CLIENT_KEY, password: BENCH_MERCHANT_PASSWORD }, runTag);
   const baseline = await benchBaseline(settings, baselineBodies.next);
   log();
   const floor = await benchFloor(settings, baselineBodies.next);
+  log();
+  const groupFloor = await benchGroupCommitFloor(settings, baselineBodies.next);
   log();
   const floorWithWork: Array<{ workUs: number; load: LoadSummary }> = [];
   for (const workUs of FLOOR_PROBE_WORK_US) {
@@ -426,6 +511,8 @@ async function main(): Promise<number> {
   const latency = await benchLatency(openLoop);
   log('  the durability floor (floor-server.ts) at the same rates:');
   const floorLatency = await benchLatency({ ...openLoop, server: 'floor' });
+  log('  the group-commit floor (group-commit-floor-server.ts) at the same rates:');
+  const groupFloorLatency = await benchLatency({ ...openLoop, server: 'group-commit-floor' });
   log();
   const postgres = process.env.BENCH_POSTGRES === '0' ? null : await benchPostgres({ connections: settings.connections, durationS: settings.durationS, warmupS: settings.warmupS, log });
   log();
@@ -546,12 +633,23 @@ async function main(): Promise<number> {
   for (const rate of [300, 1000]) {
     const mine = latency.find((l) => l.rate === rate)?.cpu;
     const floorCpu = floorLatency.find((l) => l.rate === rate)?.cpu;
+    const groupFloorCpu = groupFloorLatency.find((l) => l.rate === rate)?.cpu;
     if (!mine) continue;
     log(
       `  CPU per SALE at ${rate}/s: gateway ${describeCpu(mine)}; ${mine.coresAtRate.toFixed(2)} of ${os.availableParallelism()} cores busy` +
-        (floorCpu ? ` (the floor ${floorCpu.serverMs.toFixed(2)} ms, ${floorCpu.coresAtRate.toFixed(2)} cores)` : ''),
+        (floorCpu ? ` (the floor ${floorCpu.serverMs.toFixed(2)} ms, ${floorCpu.coresAtRate.toFixed(2)} cores)` : '') +
+        (groupFloorCpu ? ` (the group-commit floor ${groupFloorCpu.serverMs.toFixed(2)} ms, ${groupFloorCpu.coresAtRate.toFixed(2)} cores)` : ''),
     );
   }
+  const gw300 = openLoopAt(latency, 300);
+  const groupFloor300 = openLoopAt(groupFloorLatency, 300);
+  const goals = floorGoals({
+    saturation: { gateway: sale.load, floor: groupFloor },
+    openLoop300: gw300 && groupFloor300 ? { gateway: gw300, floor: groupFloor300 } : null,
+    replay: { eventsPerSecond: replay.eventsPerSecond, floorEventsPerSecond: replay.floorEventsPerSecond },
+  });
+  log();
+  reportFloorGoals(goals, baseline, floor, groupFloor, sale.load);
 
   let profileSummary: ReturnType<typeof summariseProfile> | null = null;
   if (sale.profile) {
@@ -584,6 +682,12 @@ async function main(): Promise<number> {
       withWork: floorWithWork.map((f) => ({ workPerSaleUs: f.workUs, ...loadJson(f.load) })),
       openLoop: floorLatency.map((l) => ({ rate: l.rate, startup: l.startup, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })),
     },
+    groupCommitFloor: {
+      ...loadJson(groupFloor),
+      ratioToBaseline: baseline.requestsPerSec > 0 ? round(groupFloor.requestsPerSec / baseline.requestsPerSec, 3) : null,
+      openLoop: groupFloorLatency.map((l) => ({ rate: l.rate, latencyMs: l.summary.latencyMs, errors: l.summary.errors, cpuMsPerRequest: l.cpu })),
+    },
+    floorGoals: goals,
     sale: { ...loadJson(sale.load), eventsAppended: sale.eventsAppended },
     openLoop: latency.map((l) => ({ rate: l.rate, startup: l.startup, durationS: l.summary.durationS, sent: l.summary.sent, errors: l.summary.errors, latencyMs: l.summary.latencyMs, senderLagP99Ms: l.summary.senderLagP99Ms, cpuMsPerRequest: l.cpu })),
     postgres: postgres && { sale: loadJson(postgres.sale), appends: postgres.appends },
