@@ -21,226 +21,237 @@ eventStoreContract('SQLite (in memory)', async () => {
   return { store, cleanup: () => store.close() };
 });
 
-eventStoreContract('SQLite (file, writer thread)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
-  const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerThread: true });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+/**
+ * The process's one writer commits on a thread of its own or on the thread that serves requests;
+ * either way the contract, the ports of other threads and the commit signal behave alike.
+ */
+const WRITERS: Array<[string, Pick<SqliteEventStoreOptions, 'writerThread' | 'processWriter'>]> = [
+  ['writer thread', { writerThread: true }],
+  ['serving-thread writer', { processWriter: true }],
+];
 
-// A store on another thread of the process (the notifier's) commits through the first store's
-// writer thread: the whole contract holds for it.
-eventStoreContract('SQLite (file, through another store\'s writer port)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'event-store-port-'));
-  const owner = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerThread: true });
-  const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerPort: owner.openWriterPort()! });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await owner.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-describe('SQLite event store writing through another store\'s writer thread', function () {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'event-store-port-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('commits both stores\' concurrent appends through the one writer: every append once, the expected versions checked across both, the chain unbroken', async () => {
-    const file = join(dir, 'events.db');
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
-    try {
-      const appends = Array.from({ length: 200 }, (_, i) => (i % 2 ? owner : other).append(streamName(`p${i}`), [newEvent(), newEvent()], NO_STREAM));
-      // Both stores race for the same new stream: exactly one may create it.
-      const race = await Promise.allSettled([owner.append('race-1', [newEvent()], NO_STREAM), other.append('race-1', [newEvent()], NO_STREAM)]);
-      const results = await Promise.all(appends);
-      expect(new Set(results.map((r) => r.position)).size).to.equal(200);
-      expect(race.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      const refused = race.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(refused.reason).to.be.instanceOf(WrongExpectedVersionError);
-      const all = await other.readAll();
-      expect(all).to.have.length(401);
-      expectStrictlyIncreasing(all);
-      expect((await verifyEventLog(owner)).ok).to.equal(true);
-    } finally {
-      await other.close();
-      await owner.close();
-    }
-  });
-
-  it('answers an append it can no longer commit with an error once the writer is gone, never leaves it waiting', async () => {
-    const file = join(dir, 'events.db');
-    const owner = new SqliteEventStore({ filename: file, writerThread: true });
-    const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
-    try {
-      await other.append(streamName('before'), [newEvent()], NO_STREAM);
-      await owner.close();
-      const late = await Promise.race([
-        other.append(streamName('after'), [newEvent()], NO_STREAM).then(
-          () => 'written',
-          () => 'refused',
-        ),
-        delay(3000).then(() => 'waiting'),
-      ]);
-      expect(late).to.equal('refused');
-    } finally {
-      await other.close();
-    }
-  });
-
-  it('has no port to give when it writes on the calling thread', async () => {
-    const store = new SqliteEventStore({ filename: join(dir, 'events.db') });
-    try {
-      expect(store.openWriterPort()).to.equal(null);
-    } finally {
-      await store.close();
-    }
-  });
-});
-
-describe('SQLite event store subscriptions told of the writer thread\'s commits', function () {
-  let dir: string;
-  let file: string;
-  const open: SqliteEventStore[] = [];
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'event-store-signal-'));
-    file = join(dir, 'events.db');
-  });
-  afterEach(async () => {
-    for (const store of open.splice(0).reverse()) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  function openStore(options: Omit<SqliteEventStoreOptions, 'filename'>): SqliteEventStore {
-    const store = new SqliteEventStore({ filename: file, ...options });
-    open.push(store);
-    return store;
-  }
-
-  /** Subscribes to `store` from the start; `seen` fills as events are handed over. */
-  function follow(store: SqliteEventStore): { seen: StoredEvent[]; subscription: Subscription } {
-    const seen: StoredEvent[] = [];
-    return { seen, subscription: store.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) }) };
-  }
-
-  /** Counts the subscription reads of `store` (each look for new events is one). */
-  function countReads(store: SqliteEventStore): { count: number } {
-    const reads = { count: 0 };
-    const target = store as unknown as { readAfter: (...args: unknown[]) => StoredEvent[] };
-    const read = target.readAfter.bind(store);
-    target.readAfter = (...args) => {
-      reads.count += 1;
-      return read(...args);
+for (const [mode, writer] of WRITERS) {
+  eventStoreContract(`SQLite (file, ${mode})`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-store-thread-'));
+    const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, ...writer });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
-    return reads;
-  }
-
-  it('a store on another thread (the projector\'s) reads a commit at once, and does not read an idle store every few milliseconds', async () => {
-    const owner = openStore({ writerThread: true });
-    // A reader of its own, as the projector's thread has: it writes nothing, so only the signal can wake it.
-    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    const reads = countReads(reader);
-    const { seen, subscription } = follow(reader);
-
-    await delay(300);
-    // One read on start, maybe one more: not one every 5 ms.
-    expect(reads.count).to.be.at.most(2);
-
-    await owner.append(streamName(), newEvents(2), NO_STREAM);
-    await waitFor(() => seen.length === 2, 'the commit, long before the 60 s idle poll', 2000);
-    await subscription.stop();
   });
 
-  it('the writer\'s own store reads what another thread committed through its port at once', async () => {
-    const owner = openStore({ writerThread: true, pollIntervalMs: 5, idlePollIntervalMs: 60_000 });
-    const other = openStore({ writerPort: owner.openWriterPort()! });
-    const reads = countReads(owner);
-    const { seen, subscription } = follow(owner);
-    await delay(300);
-    expect(reads.count).to.be.at.most(2);
-    await other.append(streamName(), newEvents(1), NO_STREAM);
-    await waitFor(() => seen.length === 1, 'the other thread\'s commit', 2000);
-    await subscription.stop();
+  // A store on another thread of the process (the notifier's) commits through the first store's
+  // writer thread: the whole contract holds for it.
+  eventStoreContract(`SQLite (file, through another store's writer port, ${mode})`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'event-store-port-'));
+    const owner = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, ...writer });
+    const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, writerPort: owner.openWriterPort()! });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        await owner.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   });
 
-  it('reads a busy writer\'s commits a batch at a time, at most about one read per poll interval', async () => {
-    const owner = openStore({ writerThread: true });
-    const reader = openStore({ pollIntervalMs: 50, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    const { seen, subscription } = follow(reader);
-    await delay(50);
-    const reads = countReads(reader);
-    const started = performance.now();
-    // One commit every 2 ms or so, each woken reader's cue.
-    for (let i = 0; i < 100; i++) {
+  describe(`SQLite event store writing through another store's writer (${mode})`, function () {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'event-store-port-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('commits both stores\' concurrent appends through the one writer: every append once, the expected versions checked across both, the chain unbroken', async () => {
+      const file = join(dir, 'events.db');
+      const owner = new SqliteEventStore({ filename: file, ...writer });
+      const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+      try {
+        const appends = Array.from({ length: 200 }, (_, i) => (i % 2 ? owner : other).append(streamName(`p${i}`), [newEvent(), newEvent()], NO_STREAM));
+        // Both stores race for the same new stream: exactly one may create it.
+        const race = await Promise.allSettled([owner.append('race-1', [newEvent()], NO_STREAM), other.append('race-1', [newEvent()], NO_STREAM)]);
+        const results = await Promise.all(appends);
+        expect(new Set(results.map((r) => r.position)).size).to.equal(200);
+        expect(race.filter((r) => r.status === 'fulfilled')).to.have.length(1);
+        const refused = race.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect(refused.reason).to.be.instanceOf(WrongExpectedVersionError);
+        const all = await other.readAll();
+        expect(all).to.have.length(401);
+        expectStrictlyIncreasing(all);
+        expect((await verifyEventLog(owner)).ok).to.equal(true);
+      } finally {
+        await other.close();
+        await owner.close();
+      }
+    });
+
+    it('answers an append it can no longer commit with an error once the writer is gone, never leaves it waiting', async () => {
+      const file = join(dir, 'events.db');
+      const owner = new SqliteEventStore({ filename: file, ...writer });
+      const other = new SqliteEventStore({ filename: file, writerPort: owner.openWriterPort()! });
+      try {
+        await other.append(streamName('before'), [newEvent()], NO_STREAM);
+        await owner.close();
+        const late = await Promise.race([
+          other.append(streamName('after'), [newEvent()], NO_STREAM).then(
+            () => 'written',
+            () => 'refused',
+          ),
+          delay(3000).then(() => 'waiting'),
+        ]);
+        expect(late).to.equal('refused');
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('has no port to give when it is not the process\'s writer', async () => {
+      const store = new SqliteEventStore({ filename: join(dir, 'events.db') });
+      try {
+        expect(store.openWriterPort()).to.equal(null);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  describe(`SQLite event store subscriptions told of the writer's commits (${mode})`, function () {
+    let dir: string;
+    let file: string;
+    const open: SqliteEventStore[] = [];
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'event-store-signal-'));
+      file = join(dir, 'events.db');
+    });
+    afterEach(async () => {
+      for (const store of open.splice(0).reverse()) await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    function openStore(options: Omit<SqliteEventStoreOptions, 'filename'>): SqliteEventStore {
+      const store = new SqliteEventStore({ filename: file, ...options });
+      open.push(store);
+      return store;
+    }
+
+    /** Subscribes to `store` from the start; `seen` fills as events are handed over. */
+    function follow(store: SqliteEventStore): { seen: StoredEvent[]; subscription: Subscription } {
+      const seen: StoredEvent[] = [];
+      return { seen, subscription: store.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) }) };
+    }
+
+    /** Counts the subscription reads of `store` (each look for new events is one). */
+    function countReads(store: SqliteEventStore): { count: number } {
+      const reads = { count: 0 };
+      const target = store as unknown as { readAfter: (...args: unknown[]) => StoredEvent[] };
+      const read = target.readAfter.bind(store);
+      target.readAfter = (...args) => {
+        reads.count += 1;
+        return read(...args);
+      };
+      return reads;
+    }
+
+    it('a store on another thread (the projector\'s) reads a commit at once, and does not read an idle store every few milliseconds', async () => {
+      const owner = openStore({ ...writer });
+      // A reader of its own, as the projector's thread has: it writes nothing, so only the signal can wake it.
+      const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+      const reads = countReads(reader);
+      const { seen, subscription } = follow(reader);
+
+      await delay(300);
+      // One read on start, maybe one more: not one every 5 ms.
+      expect(reads.count).to.be.at.most(2);
+
+      await owner.append(streamName(), newEvents(2), NO_STREAM);
+      await waitFor(() => seen.length === 2, 'the commit, long before the 60 s idle poll', 2000);
+      await subscription.stop();
+    });
+
+    it('the writer\'s own store reads what another thread committed through its port at once', async () => {
+      const owner = openStore({ ...writer, pollIntervalMs: 5, idlePollIntervalMs: 60_000 });
+      const other = openStore({ writerPort: owner.openWriterPort()! });
+      const reads = countReads(owner);
+      const { seen, subscription } = follow(owner);
+      await delay(300);
+      expect(reads.count).to.be.at.most(2);
+      await other.append(streamName(), newEvents(1), NO_STREAM);
+      await waitFor(() => seen.length === 1, 'the other thread\'s commit', 2000);
+      await subscription.stop();
+    });
+
+    it('reads a busy writer\'s commits a batch at a time, at most about one read per poll interval', async () => {
+      const owner = openStore({ ...writer });
+      const reader = openStore({ pollIntervalMs: 50, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+      const { seen, subscription } = follow(reader);
+      await delay(50);
+      const reads = countReads(reader);
+      const started = performance.now();
+      // One commit every 2 ms or so, each woken reader's cue.
+      for (let i = 0; i < 100; i++) {
+        await owner.append(streamName(), newEvents(1), NO_STREAM);
+        await delay(1);
+      }
+      const elapsed = performance.now() - started;
+      await waitFor(() => seen.length === 100, 'every commit', 5000);
+      // A burst of a few reads, then one per 50 ms of commits (and one for the last of them).
+      expect(reads.count).to.be.at.most(4 + Math.ceil(elapsed / 50) + 2);
+      await subscription.stop();
+    });
+
+    it('reads a commit the settling time after it, together with what committed meanwhile', async () => {
+      const owner = openStore({ ...writer });
+      const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 100 });
+      const { seen, subscription } = follow(reader);
+      await delay(50);
+      const reads = countReads(reader);
+      // A SALE's intent and outcome, a few milliseconds apart.
       await owner.append(streamName(), newEvents(1), NO_STREAM);
-      await delay(1);
-    }
-    const elapsed = performance.now() - started;
-    await waitFor(() => seen.length === 100, 'every commit', 5000);
-    // A burst of a few reads, then one per 50 ms of commits (and one for the last of them).
-    expect(reads.count).to.be.at.most(4 + Math.ceil(elapsed / 50) + 2);
-    await subscription.stop();
+      await delay(5);
+      await owner.append(streamName(), newEvents(1), NO_STREAM);
+      await waitFor(() => seen.length === 2, 'both commits', 2000);
+      expect(reads.count).to.equal(1);
+      await subscription.stop();
+    });
+
+    it('after a burst of its own appends (a notifier recording deliveries), still reads the next commit within a poll interval', async () => {
+      const owner = openStore({ ...writer });
+      // Its own appends wake it at once, whatever its read budget says: they must not run up a debt it pays later.
+      const notifier = openStore({ writerPort: owner.openWriterPort()!, pollIntervalMs: 20, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
+      const { seen, subscription } = follow(notifier);
+      for (let i = 0; i < 100; i++) {
+        await notifier.append(streamName(), newEvents(1), NO_STREAM);
+        await delay(1);
+      }
+      await waitFor(() => seen.length === 100, 'its own appends', 5000);
+      await owner.append(streamName(), newEvents(1), NO_STREAM);
+      await waitFor(() => seen.length === 101, 'the next commit, within a few poll intervals', 500);
+      await subscription.stop();
+    });
+
+    it('a hurried subscription (a reader waits for its own write) reads a commit at once instead of after its settling time', async () => {
+      const owner = openStore({ ...writer });
+      const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 60_000 });
+      const { seen, subscription } = follow(reader);
+      await delay(50);
+      await owner.append(streamName(), newEvents(1), NO_STREAM);
+      await delay(50);
+      expect(seen, 'still settling').to.have.length(0);
+
+      subscription.hurry!();
+
+      await waitFor(() => seen.length === 1, 'the commit, long before the settling time ends', 2000);
+      await subscription.stop();
+    });
+
+    it('without a writer thread there is no signal to hand out', async () => {
+      const store = openStore({});
+      expect(store.commitSignal()).to.equal(null);
+    });
   });
-
-  it('reads a commit the settling time after it, together with what committed meanwhile', async () => {
-    const owner = openStore({ writerThread: true });
-    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 100 });
-    const { seen, subscription } = follow(reader);
-    await delay(50);
-    const reads = countReads(reader);
-    // A SALE's intent and outcome, a few milliseconds apart.
-    await owner.append(streamName(), newEvents(1), NO_STREAM);
-    await delay(5);
-    await owner.append(streamName(), newEvents(1), NO_STREAM);
-    await waitFor(() => seen.length === 2, 'both commits', 2000);
-    expect(reads.count).to.equal(1);
-    await subscription.stop();
-  });
-
-  it('after a burst of its own appends (a notifier recording deliveries), still reads the next commit within a poll interval', async () => {
-    const owner = openStore({ writerThread: true });
-    // Its own appends wake it at once, whatever its read budget says: they must not run up a debt it pays later.
-    const notifier = openStore({ writerPort: owner.openWriterPort()!, pollIntervalMs: 20, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()! });
-    const { seen, subscription } = follow(notifier);
-    for (let i = 0; i < 100; i++) {
-      await notifier.append(streamName(), newEvents(1), NO_STREAM);
-      await delay(1);
-    }
-    await waitFor(() => seen.length === 100, 'its own appends', 5000);
-    await owner.append(streamName(), newEvents(1), NO_STREAM);
-    await waitFor(() => seen.length === 101, 'the next commit, within a few poll intervals', 500);
-    await subscription.stop();
-  });
-
-  it('a hurried subscription (a reader waits for its own write) reads a commit at once instead of after its settling time', async () => {
-    const owner = openStore({ writerThread: true });
-    const reader = openStore({ pollIntervalMs: 5, idlePollIntervalMs: 60_000, commitSignal: owner.commitSignal()!, commitSettleMs: 60_000 });
-    const { seen, subscription } = follow(reader);
-    await delay(50);
-    await owner.append(streamName(), newEvents(1), NO_STREAM);
-    await delay(50);
-    expect(seen, 'still settling').to.have.length(0);
-
-    subscription.hurry!();
-
-    await waitFor(() => seen.length === 1, 'the commit, long before the settling time ends', 2000);
-    await subscription.stop();
-  });
-
-  it('without a writer thread there is no signal to hand out', async () => {
-    const store = openStore({});
-    expect(store.commitSignal()).to.equal(null);
-  });
-});
+}
 
 describe('SQLite event store with a writer thread', function () {
   it('keeps an acknowledged append after close and reopen, and batches appends that arrive while a batch commits', async () => {

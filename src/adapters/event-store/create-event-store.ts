@@ -15,6 +15,8 @@ export interface EventStoreConfig {
   pollIntervalMs?: number;
   /** For `sqlite`: commit on a writer thread, off the caller's event loop. */
   writerThread?: boolean;
+  /** For `sqlite`: be the process's one writer, committing on the calling thread (SqliteEventStoreOptions.processWriter). */
+  processWriter?: boolean;
   /** For `sqlite`: commit through another store's writer thread (SqliteEventStore.openWriterPort). */
   writerPort?: MessagePort;
   /** For `sqlite`: a writer thread's commit signal (SqliteEventStore.commitSignal), so subscriptions read its commits at once. */
@@ -34,6 +36,7 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
         filename: required(config.sqliteFile, 'sqliteFile', config.kind),
         pollIntervalMs: config.pollIntervalMs,
         writerThread: config.writerThread,
+        processWriter: config.processWriter,
         writerPort: config.writerPort,
         commitSignal: config.commitSignal,
         commitSettleMs: config.commitSettleMs,

@@ -21,7 +21,8 @@ import {
   prepareEventsDatabase,
 } from './sqlite-batch-writer';
 import { CommitSignal } from './commit-signal';
-import { startWriterThread, type WriterMessage, type WriterReply } from './sqlite-writer-thread';
+import { startWriterThread } from './sqlite-writer-thread';
+import { answerSenders, WriterPortHost, type WriterMessage, type WriterReply } from './writer-ports';
 
 export interface SqliteEventStoreOptions {
   /** Path of the database file, or ':memory:'. */
@@ -48,6 +49,13 @@ export interface SqliteEventStoreOptions {
    * Needs a file (not ':memory:'). Default false: the HTTP server turns it on.
    */
   writerThread?: boolean;
+  /**
+   * Be the process's one writer while committing on this thread: the appends of one event-loop
+   * turn, this thread's and those other threads send through `openWriterPort`, share one
+   * transaction, and subscriptions on every thread hear of each commit (`commitSignal`). No append
+   * waits for a hop to another thread and back. Needs a file; `writerThread` is then ignored.
+   */
+  processWriter?: boolean;
   /**
    * Commit through another store's writer thread (see `openWriterPort`): for a thread of the same
    * process, so that the process keeps one writer and one group commit. Takes precedence over
@@ -96,6 +104,8 @@ export class SqliteEventStore implements EventStore {
   private readonly writer: Worker | MessagePort | null = null;
   /** Set when the writer on the other end of `writerPort` has gone: appends fail instead of waiting. */
   private writerGone = false;
+  /** Other threads' appends, when this store is the process's writer on its own thread. */
+  private readonly portHost: WriterPortHost | null = null;
   /** This store's own writer thread, when it started one (a store on a port has none). */
   private readonly writerThread: Worker | null = null;
   /** Batches sent to the writer and not yet answered, by id. */
@@ -112,8 +122,10 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.idlePollIntervalMs = options.idlePollIntervalMs ?? 250;
     this.commitSettleMs = options.commitSettleMs ?? 0;
-    const startsWriter = !options.writerPort && options.writerThread === true && options.filename !== ':memory:';
-    this.commits = startsWriter ? CommitSignal.create() : options.commitSignal ? CommitSignal.of(options.commitSignal) : null;
+    const onFile = options.filename !== ':memory:';
+    const writesForProcess = !options.writerPort && options.processWriter === true && onFile;
+    const startsWriter = !options.writerPort && !writesForProcess && options.writerThread === true && onFile;
+    this.commits = startsWriter || writesForProcess ? CommitSignal.create() : options.commitSignal ? CommitSignal.of(options.commitSignal) : null;
     this.db = new Database(options.filename);
     prepareEventsDatabase(this.db);
     this.statements = {
@@ -146,6 +158,7 @@ export class SqliteEventStore implements EventStore {
       thread.unref();
     } else {
       this.writeInline = createBatchWriter(this.db);
+      if (writesForProcess) this.portHost = new WriterPortHost(() => this.scheduleFlush());
     }
   }
 
@@ -155,6 +168,11 @@ export class SqliteEventStore implements EventStore {
    */
   openWriterPort(): MessagePort | null {
     this.assertOpen();
+    if (this.portHost) {
+      const { port1, port2 } = new MessageChannel();
+      this.portHost.serve(port1, false);
+      return port2;
+    }
     if (!this.writerThread) return null;
     const { port1, port2 } = new MessageChannel();
     this.writerThread.postMessage({ type: 'port', port: port1 } satisfies WriterMessage, [port1]);
@@ -184,12 +202,15 @@ export class SqliteEventStore implements EventStore {
     }
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.queue.push({ writes: item, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // Group commit: every append issued in this tick shares one transaction and one fsync.
-        setImmediate(() => this.flush());
-      }
+      this.scheduleFlush();
     });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // Group commit: every append issued in this tick shares one transaction and one fsync.
+    setImmediate(() => this.flush());
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<StoredEvent[]> {
@@ -250,6 +271,7 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     if (this.writer && !this.writerThread) (this.writer as MessagePort).close();
+    this.portHost?.close();
     if (this.writerThread) {
       const writer = this.writerThread;
       writer.ref();
@@ -273,12 +295,12 @@ export class SqliteEventStore implements EventStore {
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) {
-      if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
+    if (this.writeInline) {
+      this.writeHere(batch, this.writeInline);
       return;
     }
-    if (this.writeInline) {
-      this.settle(batch, this.writeInline(batch));
+    if (batch.length === 0) {
+      if (this.inFlight.size === 0) for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
     if (this.writerGone) {
@@ -295,6 +317,22 @@ export class SqliteEventStore implements EventStore {
     if (this.inFlight.size === 0) this.writer!.ref();
     this.inFlight.set(id, batch);
     this.writer!.postMessage({ type: 'batch', id, batch: requests } satisfies WriterMessage);
+  }
+
+  /** This thread's batch and whatever other threads sent meanwhile, in one transaction. */
+  private writeHere(batch: PendingAppend[], write: (batch: BatchItem[]) => BatchResult): void {
+    const others = this.portHost?.take() ?? [];
+    if (batch.length === 0 && others.length === 0) {
+      for (const resolve of this.idle.splice(0)) resolve();
+      return;
+    }
+    const items: BatchItem[] = others.length === 0 ? batch : [...batch, ...others.flatMap((r) => r.batch)];
+    const result = write(items);
+    this.settle(batch, result);
+    answerSenders(others, result, batch.length);
+    // After the answers, as on a writer thread: the appenders should not wait for the wake-ups.
+    if (this.commits && result.ok && result.outcomes.some((outcome) => outcome.ok)) this.commits.committed();
+    if (this.queue.length === 0 && !this.portHost?.pending()) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private onBatchWritten(id: number, result: BatchResult): void {
@@ -332,10 +370,11 @@ export class SqliteEventStore implements EventStore {
 
   /** Resolves once every accepted append is written. */
   private drained(): Promise<void> {
-    if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve();
+    const waiting = this.queue.length + (this.portHost?.pending() ?? 0);
+    if (this.inFlight.size === 0 && waiting === 0) return Promise.resolve();
     return new Promise((resolve) => {
       this.idle.push(resolve);
-      if (this.queue.length > 0) this.flush();
+      if (waiting > 0) this.flush();
     });
   }
 

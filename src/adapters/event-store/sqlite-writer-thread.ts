@@ -14,14 +14,10 @@ import { isMainThread, type MessagePort, parentPort, Worker, workerData } from '
 import { nameThisThread } from '../os/linux-threads';
 import { startModuleThread } from '../os/module-thread';
 import { CommitSignal } from './commit-signal';
-import { type BatchItem, type BatchResult, createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
+import { createBatchWriter, prepareEventsDatabase } from './sqlite-batch-writer';
+import { answerSenders, WriterPortHost, type WriterMessage, type WriterReply } from './writer-ports';
 
-export type WriterMessage =
-  | { type: 'batch'; id: number; batch: BatchItem[] }
-  | { type: 'close' }
-  /** Another thread's channel: its batches arrive and are answered on `port`. */
-  | { type: 'port'; port: MessagePort };
-export type WriterReply = { type: 'result'; id: number; result: BatchResult } | { type: 'closed' };
+export type { WriterMessage, WriterReply } from './writer-ports';
 
 interface WriterData {
   sqliteWriterFile?: string;
@@ -36,36 +32,22 @@ export function startWriterThread(filename: string, commits: CommitSignal): Work
 /** Most appends committed in one transaction; the rest wait for the next one. */
 const MAX_ITEMS_PER_COMMIT = 2000;
 
-interface Received {
-  from: MessagePort;
-  id: number;
-  batch: BatchItem[];
-}
-
 function runInThread(filename: string, commits: CommitSignal): void {
   nameThisThread('writer');
   const db = new Database(filename);
   prepareEventsDatabase(db);
   const write = createBatchWriter(db);
-  const ports = new Set<MessagePort>();
   const parent = parentPort!;
-  const received: Received[] = [];
   let commitScheduled = false;
 
   // Every batch that queued up while the last transaction committed, from this thread's parent and
   // from every other thread's port, is delivered before the check phase: they commit together.
   const commit = () => {
     commitScheduled = false;
-    while (received.length > 0 && db.open) {
-      const group: Received[] = [];
-      let items = 0;
-      while (received.length > 0 && (group.length === 0 || items + received[0]!.batch.length <= MAX_ITEMS_PER_COMMIT)) {
-        const next = received.shift()!;
-        group.push(next);
-        items += next.batch.length;
-      }
+    while (senders.pending() > 0 && db.open) {
+      const group = senders.take(MAX_ITEMS_PER_COMMIT);
       const result = write(group.length === 1 ? group[0]!.batch : group.flatMap((r) => r.batch));
-      answer(group, result);
+      answerSenders(group, result);
       // Subscriptions on every thread of the process read these events now, not at their next poll.
       // After the answers: waking the waiting threads costs tens of microseconds, which the
       // appenders (a SALE waiting to answer its merchant) should not wait for, and those threads
@@ -73,44 +55,25 @@ function runInThread(filename: string, commits: CommitSignal): void {
       if (result.ok && result.outcomes.some((outcome) => outcome.ok)) commits.committed();
     }
   };
-
-  const accept = (from: MessagePort, message: WriterMessage) => {
-    if (message.type !== 'batch') return;
-    received.push({ from, id: message.id, batch: message.batch });
+  const senders = new WriterPortHost(() => {
     if (!commitScheduled) {
       commitScheduled = true;
       setImmediate(commit);
     }
-  };
+  });
 
   parent.on('message', (message: WriterMessage) => {
     if (message.type === 'close') {
       // What was sent before the close is written, not dropped.
       commit();
-      for (const port of ports) port.close();
+      senders.close();
       db.close();
       parent.postMessage({ type: 'closed' } satisfies WriterReply);
       return;
     }
-    if (message.type === 'port') {
-      const port = message.port;
-      ports.add(port);
-      port.on('message', (batch: WriterMessage) => accept(port, batch));
-      port.on('close', () => ports.delete(port));
-      return;
-    }
-    accept(parent, message);
+    if (message.type === 'port') senders.serve(message.port, true);
+    else senders.receive(parent as unknown as MessagePort, message);
   });
-}
-
-/** Hands each sender the outcomes of its own items, in order, or the failure of the whole commit. */
-function answer(group: Received[], result: BatchResult): void {
-  let offset = 0;
-  for (const { from, id, batch } of group) {
-    const mine: BatchResult = result.ok ? { ok: true, outcomes: result.outcomes.slice(offset, offset + batch.length) } : result;
-    offset += batch.length;
-    from.postMessage({ type: 'result', id, result: mine } satisfies WriterReply);
-  }
 }
 
 const data = !isMainThread ? (workerData as WriterData | null) : null;
