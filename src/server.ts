@@ -96,7 +96,7 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
   // In `all`, projections run on a thread of their own (same process), off the HTTP event loop.
   const gateway = await buildGateway(config, {
     withProjector: role === 'projector',
-    processWriter: role !== 'projector',
+    writerThread: role !== 'projector',
     projectorGatherMs: role === 'projector' ? config.projectorGatherMs : 0,
     processMetrics: true,
   });

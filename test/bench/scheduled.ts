@@ -33,7 +33,7 @@ async function child(): Promise<void> {
   const clock = { now: () => new Date(Date.now() + offset) };
   const g = await buildGateway(loadConfig({ ...process.env, GATEWAY_ENV: 'sandbox', EVENT_STORE: 'sqlite', VAULT_KEY: randomBytes(32).toString('hex') }), {
     withProjector: true,
-    processWriter: true,
+    writerThread: true,
     clock,
   });
   try {
