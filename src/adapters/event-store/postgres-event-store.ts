@@ -1,4 +1,4 @@
-import { Client, Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import {
   type AppendResult,
   type EventStore,
@@ -12,17 +12,22 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
-import { canonicalJson } from '../../domain/audit/canonical-json';
-import { eventChainHash, eventChainHashOfText } from '../../domain/audit/chain-hash';
-import {
-  checkExpectedVersion,
-  EventIdConflictError,
-  type ExistingEventRow,
-  PollingSubscription,
-  resolveRetry,
-  validateAppend,
-} from './shared';
+import { eventChainHashOfText } from '../../domain/audit/chain-hash';
+import { checkExpectedVersion, EventIdConflictError, PollingSubscription, resolveRetry, validateAppend } from './shared';
 import { surviveConnectionLoss } from '../postgres/survive-connection-loss';
+import {
+  decideGroup,
+  type GroupCall,
+  type GroupRead,
+  headsOf,
+  INSERT_GROUP_SQL,
+  READ_GROUP_SQL,
+  resultsOfGroup,
+  stagedPayload,
+} from './postgres-group-append';
+import { COLUMNS, type EventRow, isUniqueViolation, prepareEvent, type PreparedEvent, type RawExisting, toExisting, toStoredEvent } from './postgres-rows';
+import { NotificationListener } from './postgres-notification-listener';
+import { addChainHashes, APPEND_LOCK_KEY, SCHEMA, SCHEMA_LOCK_KEY } from './postgres-schema';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -34,59 +39,11 @@ export interface PostgresEventStoreOptions {
 
 /** Channel on which every append transaction notifies, so subscribers wake without polling. */
 const CHANNEL = 'gateway_events';
-/** Advisory lock keys; arbitrary constants, only required to be the same in every process. */
-const APPEND_LOCK_KEY = 7_340_912_001;
-const SCHEMA_LOCK_KEY = 7_340_912_002;
-const LISTENER_RETRY_MS = 1000;
-
-const SCHEMA = `
-  create table if not exists events (
-    position bigint generated always as identity primary key,
-    stream_id text not null,
-    version bigint not null,
-    event_id text not null,
-    type text not null,
-    schema_version integer not null,
-    data jsonb not null,
-    metadata jsonb not null,
-    recorded_at timestamptz not null default now(),
-    chain_hash text not null,
-    constraint events_stream_version_unique unique (stream_id, version),
-    constraint events_event_id_unique unique (event_id)
-  )`;
-
-const COLUMNS =
-  'position::text, stream_id, version::text, event_id, type, schema_version, data, metadata, recorded_at, chain_hash';
-
-/** Rows chained per round trip when an existing table is migrated. */
-const BACKFILL_PAGE = 1000;
-
-interface EventRow {
-  position: string;
-  stream_id: string;
-  version: string;
-  event_id: string;
-  type: string;
-  schema_version: number;
-  data: Record<string, unknown>;
-  metadata: StoredEvent['metadata'];
-  recorded_at: Date;
-  chain_hash: string;
-}
-
-/** An event with its data and metadata already in the canonical JSON text that is hashed. */
-interface PreparedEvent {
-  event: NewEvent;
-  data: string;
-  metadata: string;
-}
 
 /** The most calls committed in one transaction (bounds how long the append lock is held). */
 const MAX_GROUP = 256;
 
-interface PendingAppend {
-  writes: StreamWrite[];
-  prepared: PreparedEvent[][];
+interface PendingAppend extends GroupCall {
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -100,22 +57,19 @@ class CallFailed extends Error {
 
 export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
-  private readonly connectionString: string;
   private readonly pollIntervalMs: number;
   private readonly wakeListeners = new Set<() => void>();
   private readonly subscriptions = new Set<PollingSubscription>();
-  private listener: Client | undefined;
-  private listenerStarting = false;
-  private listenerRetry: NodeJS.Timeout | undefined;
+  private readonly listener: NotificationListener;
   private closed = false;
 
   /** Prefer `PostgresEventStore.create`, which also makes sure the table exists. */
   constructor(options: PostgresEventStoreOptions) {
-    this.connectionString = options.connectionString;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     // A lost connection must not crash the process; the pool replaces it. Reads and appends that
     // were running on it fail, and their callers retry (subscriptions poll again).
     this.pool = surviveConnectionLoss(new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 }));
+    this.listener = new NotificationListener(options.connectionString, CHANNEL, () => this.wakeAll(), () => this.wakeListeners.size > 0);
   }
 
   static async create(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -196,86 +150,16 @@ export class PostgresEventStore implements EventStore {
     // The same event id twice in one group: only the database can say which came first.
     if (new Set(allIds).size !== allIds.length) return false;
     const streamIds = [...new Set(group.flatMap((call) => call.writes.map((w) => w.streamId)))];
-    type Staged = { streamId: string; version: bigint; event: PreparedEvent; hash: string };
-    type Answer = { ok: true; writes: Array<{ streamId: string; version: bigint; retry?: AppendResult }> } | { ok: false; error: unknown };
-    const answers: Answer[] = [];
-    const staged: Staged[] = [];
     const client = await this.pool.connect();
     let broken: Error | undefined;
-    let positions: Map<string, bigint>;
+    let decided: ReturnType<typeof decideGroup>;
+    const positions = new Map<string, bigint>();
     try {
       await client.query(`begin; select pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
-      const read = await client.query<{ heads: Array<{ stream_id: string; version: string | null; chain_hash: string | null }>; existing: RawExisting[] }>(
-        `select
-           (select coalesce(json_agg(json_build_object('stream_id', s.stream_id, 'version', h.version::text, 'chain_hash', h.chain_hash)), '[]'::json)
-              from unnest($1::text[]) as s(stream_id)
-              left join lateral (select version, chain_hash from events e where e.stream_id = s.stream_id order by version desc limit 1) h on true) as heads,
-           (select coalesce(json_agg(json_build_object('eventId', event_id, 'streamId', stream_id, 'version', version::text, 'position', position::text)), '[]'::json)
-              from events where event_id = any($2::text[])) as existing`,
-        [streamIds, allIds],
-      );
-      const heads = new Map<string, { version: bigint | null; hash: string | null }>(
-        read.rows[0]!.heads.map((h) => [h.stream_id, { version: h.version === null ? null : BigInt(h.version), hash: h.chain_hash }]),
-      );
-      const existing = read.rows[0]!.existing.map(toExisting);
-      for (const call of group) {
-        const working = new Map(heads);
-        const callStaged: Staged[] = [];
-        const writes: Array<{ streamId: string; version: bigint; retry?: AppendResult }> = [];
-        try {
-          for (const [i, write] of call.writes.entries()) {
-            const events = call.prepared[i]!;
-            const mine = existing.filter((row) => events.some((p) => p.event.id === row.eventId));
-            const retry = resolveRetry(write.streamId, events.map((p) => p.event), mine);
-            if (retry) {
-              writes.push({ streamId: write.streamId, version: retry.nextExpectedVersion, retry });
-              continue;
-            }
-            const head = working.get(write.streamId) ?? { version: null, hash: null };
-            checkExpectedVersion(write.streamId, write.expected, head.version);
-            let version = head.version ?? -1n;
-            let prevHash = head.hash;
-            for (const event of events) {
-              version += 1n;
-              prevHash = eventChainHashOfText(
-                { prevHash, streamId: write.streamId, version, type: event.event.type, schemaVersion: event.event.schemaVersion },
-                event.data,
-                event.metadata,
-              );
-              callStaged.push({ streamId: write.streamId, version, event, hash: prevHash });
-            }
-            working.set(write.streamId, { version, hash: prevHash });
-            writes.push({ streamId: write.streamId, version });
-          }
-          // The whole call is accepted: its heads become the group's.
-          for (const [id, head] of working) heads.set(id, head);
-          staged.push(...callStaged);
-          answers.push({ ok: true, writes });
-        } catch (error) {
-          answers.push({ ok: false, error });
-        }
-      }
-      positions = new Map();
-      if (staged.length > 0) {
-        const payload = staged.map(
-          (r) =>
-            `{"stream":${JSON.stringify(r.streamId)},"version":"${r.version}","id":${JSON.stringify(r.event.event.id)},` +
-            `"type":${JSON.stringify(r.event.event.type)},"schemaVersion":${r.event.event.schemaVersion},` +
-            `"data":${r.event.data},"metadata":${r.event.metadata},"chainHash":"${r.hash}"}`,
-        );
-        // Positions are taken in the order of `ord`: the order the calls were decided in.
-        const inserted = await client.query<{ event_id: string; position: string }>(
-          `with inserted as (
-             insert into events (stream_id, version, event_id, type, schema_version, data, metadata, chain_hash)
-             select e.value->>'stream', (e.value->>'version')::bigint, e.value->>'id', e.value->>'type',
-                    (e.value->>'schemaVersion')::integer, e.value->'data', e.value->'metadata', e.value->>'chainHash'
-             from jsonb_array_elements($1::jsonb) with ordinality as e(value, ord)
-             order by e.ord
-             returning event_id, position
-           ), notified as (select pg_notify($2, '') as ignored)
-           select inserted.event_id, inserted.position::text from inserted cross join notified`,
-          [`[${payload.join(',')}]`, CHANNEL],
-        );
+      const read = (await client.query<GroupRead>(READ_GROUP_SQL, [streamIds, allIds])).rows[0]!;
+      decided = decideGroup(group, headsOf(read), read.existing.map(toExisting));
+      if (decided.staged.length > 0) {
+        const inserted = await client.query<{ event_id: string; position: string }>(INSERT_GROUP_SQL, [stagedPayload(decided.staged), CHANNEL]);
         for (const row of inserted.rows) positions.set(row.event_id, BigInt(row.position));
       }
       await client.query('commit');
@@ -290,19 +174,11 @@ export class PostgresEventStore implements EventStore {
     } finally {
       client.release(broken);
     }
-    if (staged.length > 0) this.wakeAll();
-    const lastPosition = new Map<string, bigint>();
-    for (const r of staged) lastPosition.set(`${r.streamId}\u0000${r.version}`, positions.get(r.event.event.id)!);
-    for (const [i, call] of group.entries()) {
-      const answer = answers[i]!;
-      if (!answer.ok) {
-        call.reject(answer.error);
-        continue;
-      }
-      call.resolve(
-        answer.writes.map((w) => w.retry ?? { nextExpectedVersion: w.version, position: lastPosition.get(`${w.streamId}\u0000${w.version}`)! }),
-      );
-    }
+    if (decided.staged.length > 0) this.wakeAll();
+    resultsOfGroup(decided.answers, decided.staged, positions).forEach((results, i) => {
+      if (Array.isArray(results)) group[i]!.resolve(results);
+      else group[i]!.reject(results.error);
+    });
     return true;
   }
 
@@ -470,7 +346,7 @@ export class PostgresEventStore implements EventStore {
         readAfter: (after, maxCount) => this.readAfter(after, maxCount),
         onWake: (listener) => {
           this.wakeListeners.add(listener);
-          this.startListener();
+          this.listener.start();
           return () => this.wakeListeners.delete(listener);
         },
         pollIntervalMs: this.pollIntervalMs,
@@ -486,10 +362,7 @@ export class PostgresEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
-    clearTimeout(this.listenerRetry);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener.close();
     await this.pool.end();
   }
 
@@ -547,141 +420,7 @@ export class PostgresEventStore implements EventStore {
     for (const listener of this.wakeListeners) listener();
   }
 
-  /**
-   * One LISTEN connection per store, shared by its subscriptions. If it cannot be opened or
-   * drops, subscriptions keep working on polling alone and the connection is retried.
-   */
-  private startListener(): void {
-    if (this.closed || this.listener || this.listenerStarting) return;
-    this.listenerStarting = true;
-    const client = new Client({ connectionString: this.connectionString });
-    const drop = (): void => {
-      if (this.listener === client) this.listener = undefined;
-      client.end().catch(() => undefined);
-      this.scheduleListenerRetry();
-    };
-    client.on('notification', () => this.wakeAll());
-    client.on('error', drop);
-    client.on('end', () => {
-      if (this.listener === client) drop();
-    });
-    client
-      .connect()
-      .then(() => client.query(`listen ${CHANNEL}`))
-      .then(() => {
-        this.listenerStarting = false;
-        if (this.closed) {
-          client.end().catch(() => undefined);
-          return;
-        }
-        this.listener = client;
-        // Events committed while the connection was being set up raised no notification here.
-        this.wakeAll();
-      })
-      .catch(() => {
-        this.listenerStarting = false;
-        drop();
-      });
-  }
-
-  private scheduleListenerRetry(): void {
-    if (this.closed || this.listenerRetry || this.wakeListeners.size === 0) return;
-    this.listenerRetry = setTimeout(() => {
-      this.listenerRetry = undefined;
-      this.startListener();
-    }, LISTENER_RETRY_MS);
-    this.listenerRetry.unref();
-  }
-
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
   }
-}
-
-interface RawExisting {
-  eventId: string;
-  streamId: string;
-  version: string;
-  position: string;
-}
-
-function toExisting(row: RawExisting): ExistingEventRow {
-  return {
-    eventId: row.eventId,
-    streamId: row.streamId,
-    version: BigInt(row.version),
-    position: BigInt(row.position),
-  };
-}
-
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    version: BigInt(row.version),
-    position: BigInt(row.position),
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at.toISOString(),
-    chainHash: row.chain_hash,
-  };
-}
-
-function prepareEvent(event: NewEvent): PreparedEvent {
-  return { event, data: canonicalJson(event.data), metadata: canonicalJson(event.metadata ?? {}) };
-}
-
-/**
- * Migrates a table created before events carried chain hashes: adds the column, chains the
- * existing events stream by stream in version order, then makes the column mandatory, so a process
- * of the older release still running can no longer write an unchained event. Runs once, under the
- * schema lock and the append lock, in the caller's transaction. The chain vouches for history from
- * the moment of the upgrade on, not for what happened to it before.
- */
-async function addChainHashes(client: PoolClient): Promise<void> {
-  const present = await client.query(
-    `select 1 from information_schema.columns
-     where table_schema = current_schema() and table_name = 'events' and column_name = 'chain_hash'`,
-  );
-  if (present.rowCount) return;
-  await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
-  await client.query('alter table events add column chain_hash text');
-  let after = { stream: '', version: '-1' };
-  let prevHash: string | null = null;
-  for (;;) {
-    const { rows } = await client.query<Omit<EventRow, 'recorded_at' | 'event_id' | 'chain_hash'>>(
-      `select position::text, stream_id, version::text, type, schema_version, data, metadata from events
-       where (stream_id, version) > ($1, $2::bigint) order by stream_id, version limit ${BACKFILL_PAGE}`,
-      [after.stream, after.version],
-    );
-    if (rows.length === 0) break;
-    const hashes: string[] = [];
-    for (const row of rows) {
-      if (row.stream_id !== after.stream) prevHash = null;
-      prevHash = eventChainHash({
-        prevHash,
-        streamId: row.stream_id,
-        version: BigInt(row.version),
-        type: row.type,
-        schemaVersion: row.schema_version,
-        data: row.data,
-        metadata: row.metadata,
-      });
-      hashes.push(prevHash);
-      after = { stream: row.stream_id, version: row.version };
-    }
-    await client.query(
-      `update events set chain_hash = chained.hash
-       from unnest($1::bigint[], $2::text[]) as chained(position, hash)
-       where events.position = chained.position`,
-      [rows.map((row) => row.position), hashes],
-    );
-  }
-  await client.query('alter table events alter column chain_hash set not null');
-}
-
-function isUniqueViolation(error: unknown): error is { code: string; constraint?: string } {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
