@@ -164,33 +164,70 @@ interface StreamHead {
   hash: string | null;
 }
 
-export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) => BatchResult {
-  const insert = db.prepare(
-    `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+/** The statements and steps of one connection's appends (createBatchWriter). */
+class SqliteAppender {
+  private readonly insert: Database.Statement;
   // One indexed lookup gives both the version to check and the hash to chain to.
-  const streamHead = db.prepare('SELECT version, chain_hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1');
-  const findEventId = db.prepare('SELECT event_id, stream_id, version, position FROM events WHERE event_id = ?');
+  private readonly streamHead: Database.Statement;
+  private readonly findEventId: Database.Statement;
 
-  const findExisting = (events: NewEvent[]): ExistingEventRow[] => {
+  constructor(db: Database.Database) {
+    this.insert = db.prepare(
+      `INSERT INTO events (stream_id, version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.streamHead = db.prepare('SELECT version, chain_hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1');
+    this.findEventId = db.prepare('SELECT event_id, stream_id, version, position FROM events WHERE event_id = ?');
+  }
+
+  /**
+   * The usual append: new event ids at the expected version. It skips the lookups that only a
+   * retry or a conflict needs (each event id, and the head of a stream expected not to exist): the
+   * table's unique keys refuse such an append anyway, and then the item is run again carefully.
+   */
+  appendFast(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+    const { streamId, expected } = pending;
+    // A stream expected not to exist starts at version 0, which its existing events would hold.
+    const head = expected.kind === 'no_stream' && !heads.has(streamId) ? null : this.headOf(streamId, heads);
+    try {
+      checkExpectedVersion(streamId, expected, head?.version ?? null);
+    } catch {
+      throw new NotTheUsualAppend();
+    }
+    try {
+      return this.insertEvents(pending, head, heads);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new NotTheUsualAppend();
+      throw error;
+    }
+  }
+
+  /** Every check, in order: a retry of a stored append answers as the first attempt did. */
+  appendCareful(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+    const { streamId, events, expected } = pending;
+    const retry = resolveRetry(streamId, events, this.findExisting(events));
+    if (retry) return retry;
+    const head = this.headOf(streamId, heads);
+    checkExpectedVersion(streamId, expected, head?.version ?? null);
+    return this.insertEvents(pending, head, heads);
+  }
+
+  private findExisting(events: NewEvent[]): ExistingEventRow[] {
     const rows: ExistingEventRow[] = [];
     for (const event of events) {
-      const row = findEventId.get(event.id) as
-        | { event_id: string; stream_id: string; version: bigint; position: bigint }
-        | undefined;
+      const row = this.findEventId.get(event.id) as { event_id: string; stream_id: string; version: bigint; position: bigint } | undefined;
       if (row) rows.push({ eventId: row.event_id, streamId: row.stream_id, version: row.version, position: row.position });
     }
     return rows;
-  };
+  }
 
-  const headOf = (streamId: string, heads: Map<string, StreamHead | null>): StreamHead | null => {
+  private headOf(streamId: string, heads: Map<string, StreamHead | null>): StreamHead | null {
     if (heads.has(streamId)) return heads.get(streamId)!;
-    const row = streamHead.get(streamId) as { version: bigint; chain_hash: string | null } | undefined;
+    const row = this.streamHead.get(streamId) as { version: bigint; chain_hash: string | null } | undefined;
     return row ? { version: row.version, hash: row.chain_hash } : null;
-  };
+  }
 
-  const insertEvents = (pending: AppendRequest, head: StreamHead | null, heads: Map<string, StreamHead | null>): AppendResult => {
+  private insertEvents(pending: AppendRequest, head: StreamHead | null, heads: Map<string, StreamHead | null>): AppendResult {
     const { streamId, events } = pending;
     const recordedAt = new Date().toISOString();
     let version = head === null ? -1n : head.version;
@@ -202,55 +239,22 @@ export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) =
       // Stored in canonical form either way, so the hash input is exactly the stored text.
       const data = canonicalJson(typeof event.data === 'string' ? JSON.parse(event.data) : event.data);
       const metadata = canonicalJson(typeof event.metadata === 'string' ? JSON.parse(event.metadata) : (event.metadata ?? {}));
-      const hash = eventChainHashOfText(
-        { prevHash, streamId, version, type: event.type, schemaVersion: event.schemaVersion },
-        data,
-        metadata,
-      );
-      const info = insert.run(streamId, version, event.id, event.type, event.schemaVersion, data, metadata, recordedAt, hash);
+      const hash = eventChainHashOfText({ prevHash, streamId, version, type: event.type, schemaVersion: event.schemaVersion }, data, metadata);
+      const info = this.insert.run(streamId, version, event.id, event.type, event.schemaVersion, data, metadata, recordedAt, hash);
       position = BigInt(info.lastInsertRowid);
       prevHash = hash;
     }
     heads.set(streamId, { version, hash: prevHash });
     return { nextExpectedVersion: version, position };
-  };
+  }
+}
 
-  /**
-   * The usual append: new event ids at the expected version. It skips the lookups that only a
-   * retry or a conflict needs (each event id, and the head of a stream expected not to exist): the
-   * table's unique keys refuse such an append anyway, and then the item is run again carefully.
-   */
-  const appendFast = (pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
-    const { streamId, expected } = pending;
-    // A stream expected not to exist starts at version 0, which its existing events would hold.
-    const head = expected.kind === 'no_stream' && !heads.has(streamId) ? null : headOf(streamId, heads);
-    try {
-      checkExpectedVersion(streamId, expected, head?.version ?? null);
-    } catch {
-      throw new NotTheUsualAppend();
-    }
-    try {
-      return insertEvents(pending, head, heads);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new NotTheUsualAppend();
-      throw error;
-    }
-  };
-
-  /** Every check, in order: a retry of a stored append answers as the first attempt did. */
-  const appendCareful = (pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult => {
-    const { streamId, events, expected } = pending;
-    const retry = resolveRetry(streamId, events, findExisting(events));
-    if (retry) return retry;
-    const head = headOf(streamId, heads);
-    checkExpectedVersion(streamId, expected, head?.version ?? null);
-    return insertEvents(pending, head, heads);
-  };
-
+export function createBatchWriter(db: Database.Database): (batch: BatchItem[]) => BatchResult {
+  const appender = new SqliteAppender(db);
   // Nested inside the batch transaction, the driver runs this as a SAVEPOINT: if any of one
   // caller's writes is refused, none of them stays, and the rest of the batch still commits.
   const appendItem = db.transaction((item: BatchItem, heads: Map<string, StreamHead | null>, careful: boolean): AppendResult[] =>
-    item.writes.map((write) => (careful ? appendCareful(write, heads) : appendFast(write, heads))),
+    item.writes.map((write) => (careful ? appender.appendCareful(write, heads) : appender.appendFast(write, heads))),
   );
 
   const batchTransaction = db.transaction((batch: BatchItem[]): WireOutcome[] => {
