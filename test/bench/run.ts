@@ -283,6 +283,10 @@ async function mainSaleOnly(settings: Settings, runTag: string): Promise<number>
   });
   reportFloorGoals(goals, baseline, floor, groupFloor, sale.load);
   log(`  load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (sale.profile) {
+    log();
+    log(formatProfileSummary(summariseProfile(sale.profile, 25, sale.profileWindow), 25));
+  }
   return 0;
 }
 
