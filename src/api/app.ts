@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): Koa {
     ctx.set('Cache-Control', 'no-store');
     // The lines about a request's work name it themselves (ctx.state.requestId, or the correlation
     // id the application passes on): a context carried along every promise of the HTTP thread would
-    // cost it about 6 % of its CPU (docs/benchmarks.md).
+    // cost it about 6 % of its CPU (measured with `npm run bench`).
     try {
       await next();
     } finally {

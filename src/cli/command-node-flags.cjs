@@ -12,7 +12,7 @@
  * while it allocates more: V8's default young generation fills many times per page, and every
  * young-generation collection copies the whole page again. A 64-128 MB semi-space fits a page, so
  * collections are fewer and copy less: about half the garbage-collection time of a rebuild, for
- * about 250 MB more memory (docs/benchmarks.md, "Replay").
+ * about 250 MB more memory (measured with `npm run bench`, "Replay").
  */
 const REPLAY_FLAGS = ['--max-semi-space-size=128', '--min-semi-space-size=64'];
 
@@ -23,7 +23,7 @@ const REPLAY_FLAGS = ['--max-semi-space-size=128', '--min-semi-space-size=64'];
  * projector's and the workers' collections then compete with the HTTP thread even though those
  * threads themselves run at a lower priority. Single-threaded collection keeps each heap's work on
  * its own thread, at that thread's priority, which lowers the SALE p99 at 300/s (a median of about
- * 16 ms instead of 21) for about the same CPU and the same peak memory (docs/benchmarks.md).
+ * 16 ms instead of 21) for about the same CPU and the same peak memory (measured with `npm run bench`).
  * Processes of one role keep V8's defaults.
  */
 const ONE_PROCESS_FLAGS = ['--single-threaded-gc'];

@@ -3,7 +3,7 @@
  * per socket (no pipelining, so a slow answer never holds another back), a new socket whenever
  * none is free. The bench's load comes from the same two cores as the server it measures, so the
  * sender's own CPU is taken from the server: `http.request` cost about 0.22-0.25 ms of CPU per SALE
- * at 1,000/s (a fifth of a core), this client a fraction of that (docs/benchmarks.md). It reads
+ * at 1,000/s (a fifth of a core), this client a fraction of that (measured with `npm run bench`). It reads
  * exactly what the gateway and the floor server answer: a status line, headers, and a body framed
  * by Content-Length or chunked.
  */
