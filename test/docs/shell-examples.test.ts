@@ -102,6 +102,15 @@ describe('Docs: the shell examples run and answer as documented', function () {
     expect(pages).to.include.members(['docs/apm.md', 'docs/payouts.md']);
   });
 
+  it('Given a block that is run, then it neither reinstalls the dependencies nor runs the benchmarks (which a test run shares or cannot afford)', () => {
+    const forbidden = /\bnpm (?:ci|install|i|run bench)\b/;
+    for (const page of pages) {
+      for (const block of shellBlocks(readDoc(page)).filter((b) => b.notRun === null)) {
+        expect(block.body.filter((line) => forbidden.test(line)), `${page}:${block.line}`).to.deep.equal([]);
+      }
+    }
+  });
+
   it('Given a block marked not run, then the marker says why', () => {
     for (const page of docFiles()) {
       for (const marker of notRunMarkers(readDoc(page))) expect(marker, page).to.match(NOT_RUN);
