@@ -73,6 +73,12 @@ const cases: Owed[] = [
     added: 'FREEZE',
   },
   {
+    what: 'an acquirer its construction',
+    map: 'src/composition/connectors.ts',
+    change: { file: 'src/config.ts', from: "'sandbox-wallet'] as const;", to: "'sandbox-wallet', 'acme-acquiring'] as const;" },
+    added: 'acme-acquiring',
+  },
+  {
     what: 'a payment command its decider',
     map: 'src/domain/payment/deciders/deciders.ts',
     change: { file: 'src/domain/payment/commands.ts', from: '  | RecordCreditVoid;', to: "  | RecordCreditVoid\n  | { type: 'FreezePayment'; data: { now: string } };" },
