@@ -78,8 +78,6 @@ export class PaymentQueries implements PayerActionsDue, PaymentSearch {
       .selectFrom('payments')
       .select(['payment_id', 'phase', 'status'])
       .where('phase', 'in', ['awaiting_3ds', 'awaiting_redirect', 'awaiting_provider'])
-      // A payout waiting for its provider waits for no payer: only the provider's answer ends it.
-      .where((eb) => eb.not(eb.and([eb('kind', '=', 'credit'), eb('phase', '=', 'awaiting_provider')])))
       .where('updated_at', '<', cutoffIso)
       .limit(limit)
       .execute();

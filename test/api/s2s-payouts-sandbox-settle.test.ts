@@ -5,6 +5,8 @@
  * page stays as decided.
  */
 import { expect } from 'chai';
+import sinon from 'sinon';
+import { SandboxApmMobileMoneyConnector } from '../../src/adapters/connectors/sandbox-apm/mobile-money-connector';
 import { expireAbandonedPayerActions } from '../../src/workers/payer-action-expiry';
 import { settleWaitingSandboxPayouts } from '../../src/workers/sandbox-payouts';
 import { apmByTransId, decideOnPage } from '../support/apm-client';
@@ -62,4 +64,29 @@ forEachStore('CREDIT2VIRTUAL: the sandbox provider settles after 10 s', (h) => {
     await expireAbandonedPayerActions({ candidates: h().gateway.readModels, payments: h().gateway.payments, clock: h().clock, logger: h().gateway.logger, timeoutMinutes: 15 });
     expect(await statusOf(res.body.trans_id)).to.equal('PREPARE');
   });
+
+  for (const told of [
+    { outcome: 'success', status: 'SETTLED', held: 0, paidOut: 150_000 },
+    { outcome: 'declined', status: 'DECLINED', held: 0, paidOut: 0 },
+  ] as const) {
+    it(`Given a payout its provider decided (${told.outcome}) without telling the gateway, When the payer-action timeout passes, Then the provider is asked and the payout ends ${told.status}, its hold ${told.paidOut ? 'spent' : 'released'}`, async () => {
+      const res = await payout(h(), merchant, waiting);
+      const asked = sinon.stub(SandboxApmMobileMoneyConnector.prototype, 'status').callsFake(async (request) =>
+        told.outcome === 'success'
+          ? { outcome: 'success', reference: request.reference ?? 'ref', descriptor: 'SANDBOX PAYOUT' }
+          : { outcome: 'declined', reason: 'The provider gave up on this payout', reference: request.reference ?? 'ref' },
+      );
+      try {
+        await h().gateway.readModels.catchUpToHead();
+        (h().clock as TestClock).advance(16 * 60_000);
+        await expireAbandonedPayerActions({ candidates: h().gateway.readModels, payments: h().gateway.payments, clock: h().clock, logger: h().gateway.logger, timeoutMinutes: 15 });
+      } finally {
+        asked.restore();
+      }
+      expect(asked.called, "the provider was asked").to.equal(true);
+      expect(await statusOf(res.body.trans_id)).to.equal(told.status);
+      await h().gateway.payouts.feedBalances();
+      expect(await balanceOf(h(), merchant, 'KES')).to.include({ available: 1_000_000 - told.paidOut, held: told.held, paidOut: told.paidOut });
+    });
+  }
 });

@@ -88,10 +88,11 @@ export async function completePayerAction(
 }
 
 export async function expirePayerAction(deps: PaymentDeps, paymentId: string, reason: string): Promise<void> {
-  // The connector may have decided while the gateway did not hear: a provider's notification not
-  // arrived yet, or a payer's return whose answer was lost before it was recorded. A payout it paid,
-  // or a sale it took, must not be declined here. It is asked first.
-  if (await decidedByConnector(deps, paymentId)) return;
+  // The connector may have decided while the gateway did not hear: a provider's notification lost
+  // or not arrived yet, a provider that gave up on a pending transaction without saying so, or a
+  // payer's return whose answer was lost before it was recorded. A payout it paid, or a sale it
+  // took, must not be declined here. It is asked first.
+  if ((await askConnector(deps, paymentId)) !== 'undecided') return;
   try {
     await paymentStream(deps.store).handle(paymentId, { type: 'ExpirePayerAction', data: { now: deps.clock.now().toISOString(), reason } });
   } catch (error) {
@@ -101,23 +102,29 @@ export async function expirePayerAction(deps: PaymentDeps, paymentId: string, re
   }
 }
 
-async function decidedByConnector(deps: PaymentDeps, paymentId: string): Promise<boolean> {
+/**
+ * What the connector says of a payment still waiting: `decided` (recorded now), `waits` (a payout
+ * its provider has not decided: only the provider's answer ends a payout, since declining it on a
+ * timeout would release its hold while the provider may still pay it out; it is asked again at the
+ * next pass) or `undecided` (the timeout's decline applies).
+ */
+async function askConnector(deps: PaymentDeps, paymentId: string): Promise<'decided' | 'waits' | 'undecided'> {
   const stream = paymentStream(deps.store);
   const { state, version } = await stream.load(paymentId);
-  if (!state.exists) return false;
+  if (!state.exists) return 'undecided';
   const payerAction = state.phase === 'awaiting_3ds' || state.phase === 'awaiting_redirect';
-  if (state.phase !== 'awaiting_provider' && !payerAction) return false;
+  if (state.phase !== 'awaiting_provider' && !payerAction) return 'undecided';
   const correlationId = `expiry-${paymentId}`;
   const outcome = await callConnector(deps, connectorOf(state), correlationId, (c) => c.status(statusRequestOf(state, deps.baseUrl)));
   const now = deps.clock.now().toISOString();
   const metadata = { correlationId, causationId: correlationId };
   if (payerAction) {
     // Only money taken changes the end: anything else ends in the timeout's decline, with its reason.
-    if (outcome.outcome !== 'success') return false;
+    if (outcome.outcome !== 'success') return 'undecided';
     await stream.handle(paymentId, { type: 'CompletePayerAction', data: { result: toAuthorizationResult(outcome), now } }, metadata, { state, version });
-    return true;
+    return 'decided';
   }
-  if (outcome.outcome !== 'success' && outcome.outcome !== 'declined') return false;
+  if (outcome.outcome !== 'success' && outcome.outcome !== 'declined') return state.kind === 'credit' ? 'waits' : 'undecided';
   await stream.handle(paymentId, { type: 'RecordProviderNotification', data: { result: toAuthorizationResult(outcome), now } }, metadata, { state, version });
-  return true;
+  return 'decided';
 }
