@@ -2,7 +2,7 @@
  * The simulation's one source of chance: every choice of the workload, the provider, the faults and
  * the merchant's endpoint is drawn from it, so a seed names one run.
  */
-import { seededRandom } from '../support/flaky-store';
+import { seededRandom } from '../../src/cli/seed/seeded-random';
 
 export class Random {
   private readonly draw: () => number;

@@ -22,18 +22,7 @@ import type {
   Subscription,
 } from '../../src/application/ports/event-store';
 import { PollingSubscription } from '../../src/adapters/event-store/shared';
-
-/** mulberry32: a tiny seeded generator, good enough to pick failures reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/cli/seed/seeded-random';
 
 export class InjectedFault extends Error {
   constructor(
