@@ -13,7 +13,7 @@ import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-st
 import { EXPORT_SOURCES } from '../../src/cli/export-sources';
 import { verifyExport } from '../../src/domain/audit/export-manifest';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -14,7 +14,7 @@ import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-st
 import { eventChainHash } from '../../src/domain/audit/chain-hash';
 import { verifyPaymentProof, type PaymentProof } from '../../src/domain/audit/payment-proof';
 import { appendPaymentEvents, creditVoid, paymentInitiated, paymentSettled } from '../support/payment-fixtures';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PYTHON_VERIFIER = join(ROOT, 'docs/audit/verify_proof.py');

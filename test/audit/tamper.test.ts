@@ -28,7 +28,7 @@ import {
 } from '../support/payment-fixtures';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
 import { TestClock } from '../support/gateway-harness';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 /** What a person with a SQL prompt can do to the events table. */
 interface Tampering {

@@ -13,10 +13,9 @@ import { buildGateway } from '../../src/composition';
 import { loadConfig } from '../../src/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSale } from '../support/direct-sale';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 describe('callbacks CLI, as processes', function () {
   this.timeout(90_000);

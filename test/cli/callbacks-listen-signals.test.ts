@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { cliWithDataDir } from '../support/cli-runner';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SHOP_URL = 'https://shop.example/callbacks';

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultSaleFields, signSale, type Fields } from '../support/gateway-harness';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 interface Demo {
   merchant_id: string;

@@ -11,7 +11,6 @@ import { saleCardHash, transIdHash } from '../../src/domain/signatures';
 import { cliArgv, gatewayArgv } from '../support/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 function cli(dataDir: string, args: string[]) {
   const result = spawnSync(process.execPath, cliArgv(...args), {

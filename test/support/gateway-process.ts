@@ -5,10 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { gatewayArgv } from './launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
-const LAUNCHER = path.join(ROOT, 'src/cli/launch.cjs');
-const { gatewayNodeFlags } = require('../../src/cli/command-node-flags.cjs') as { gatewayNodeFlags(): string[] };
 
 export interface GatewayProcess {
   baseUrl: string;
@@ -56,7 +55,7 @@ export function runGatewayToExit(dataDir: string, args: string[] = [], env: Reco
 }
 
 function spawnGateway(dataDir: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [...gatewayNodeFlags(), LAUNCHER, 'main', ...args], {
+  return spawn(process.execPath, gatewayArgv(...args), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', GATEWAY_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

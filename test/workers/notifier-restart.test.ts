@@ -16,7 +16,7 @@ import { CallbackReceiver } from '../support/callback-receiver';
 import { settledSale } from '../support/direct-sale';
 import { TestClock } from '../support/gateway-harness';
 import { createTestSchema, dropSchema, requirePostgres } from '../support/postgres';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const MINUTE = 60_000;
 const REPO = path.resolve(__dirname, '../..');

@@ -26,7 +26,7 @@ import { loadConfig } from '../../src/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { defaultSaleFields, signSale, transIdHash, type Fields } from '../support/gateway-harness';
 import { createTestSchema, dropSchema, requirePostgres, TEST_DATABASE_URL } from '../support/postgres';
-import { cliArgv, gatewayArgv } from '../support/launcher';
+import { cliArgv } from '../support/launcher';
 
 const REPO = path.resolve(__dirname, '../..');
 const ROLES = ['api', 'projector', 'notifier', 'scheduler'] as const;
