@@ -14,7 +14,7 @@ import { rawNotificationBody } from './notifications/raw-body';
 import type { Logger } from '../application/ports/logger';
 import { adminGuard } from './admin/admin-guard';
 import { errorMiddleware, errors } from './errors';
-import { createAjv } from './validation';
+import { sharedAjv } from './validation';
 import { urlencodedBody } from './form-body';
 import { MAX_ENTRIES, inputHygiene, tooManyEntries } from './input-hygiene';
 import { ROUTER_OPTIONS } from './router-options';
@@ -52,7 +52,7 @@ export function createApp(options: AppOptions): Koa {
   // the proxy wrote itself. Entries before it are the client's own words.
   const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: 1 });
   const router = new Router(ROUTER_OPTIONS);
-  const ajv = createAjv();
+  const ajv = sharedAjv();
   routers.set(app, router);
   const metrics = options.metrics;
 

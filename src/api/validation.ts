@@ -17,15 +17,15 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-let sharedAjv: Ajv | null = null;
+let processAjv: Ajv | null = null;
 
 /** The process's ajv instance. */
-export function createAjv(): Ajv {
-  if (sharedAjv) return sharedAjv;
+export function sharedAjv(): Ajv {
+  if (processAjv) return processAjv;
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv, ['uuid', 'email', 'ipv4', 'ipv6', 'date']);
   ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
-  return (sharedAjv = ajv);
+  return (processAjv = ajv);
 }
 
 /**

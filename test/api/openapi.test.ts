@@ -19,7 +19,7 @@ import { integerTextPattern } from '../../src/api/openapi/schedule-schemas';
 import { parseScheduleCreate } from '../../src/api/schedule-fields';
 import { s2sActions } from '../../src/api/s2s/actions';
 import type { S2sDeps } from '../../src/api/s2s/s2s-action';
-import { createAjv } from '../../src/api/validation';
+import { sharedAjv } from '../../src/api/validation';
 import { BRANDS_PATH } from '../../src/api/sdk/pay-session-script';
 import { apmCallbackBodyHash, payoutCallbackHash } from '../../src/domain/signatures';
 import { apmByTransId, apmSale } from '../support/apm-client';
@@ -89,7 +89,7 @@ describe('OpenAPI document', function () {
   });
 
   it('Given the /post allowlist, then the form body is a oneOf over exactly its actions, discriminated by action', () => {
-    const names = Object.keys(s2sActions({ ajv: createAjv() } as S2sDeps)).sort();
+    const names = Object.keys(s2sActions({ ajv: sharedAjv() } as S2sDeps)).sort();
     const post = doc.paths['/post'].post;
     const form = post.requestBody!.content['application/x-www-form-urlencoded'].schema as {
       oneOf: { $ref: string }[];
@@ -123,7 +123,7 @@ describe('OpenAPI document', function () {
     const validate = new Ajv2020({ strict: false, allErrors: true });
     addFormats(validate);
     const documented = validate.compile(doc.components.schemas.S2sSaleRequest);
-    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const server = s2sActions({ ajv: sharedAjv() } as S2sDeps).SALE.validate;
     const good: Record<string, string> = {
       action: 'SALE',
       client_key: 'test_ck_x',
@@ -181,7 +181,7 @@ describe('OpenAPI document', function () {
     expect(component.required).to.include('brand');
     expect(component.description).to.contain('hash = md5(upper(strrev(identifier + order_id + order_amount + order_currency + password)))');
     expect((component.properties as Record<string, { type?: string }>).parameters!.type).to.equal('object');
-    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const server = s2sActions({ ajv: sharedAjv() } as S2sDeps).SALE.validate;
     const good = {
       action: 'SALE',
       client_key: 'test_ck_x',
@@ -209,7 +209,7 @@ describe('OpenAPI document', function () {
     const sale = doc.components.schemas.S2sSaleRequest!;
     expect(sale.properties).to.include.keys('digital_wallet', 'payment_token');
     expect(sale.description).to.contain('with digital_wallet and payment_token (Formula 8): md5(upper(strrev(payer_email) + password))');
-    const server = s2sActions({ ajv: createAjv() } as S2sDeps).SALE.validate;
+    const server = s2sActions({ ajv: sharedAjv() } as S2sDeps).SALE.validate;
     const wallet = {
       action: 'SALE',
       client_key: 'test_ck_x',
@@ -234,7 +234,7 @@ describe('OpenAPI document', function () {
     expectSameFields(component, credit2VirtualSchema, 'CREDIT2VIRTUAL');
     expect(doc.components.schemas[component]!.description).to.contain('hash = md5(upper(strrev(order_id + order_amount + order_currency)) + password)');
     expect(doc.components.schemas.S2sPayoutAnswer!.properties).to.include.keys('action', 'result', 'status', 'order_id', 'trans_id', 'trans_date', 'amount', 'currency', 'decline_reason');
-    const server = s2sActions({ ajv: createAjv() } as S2sDeps).CREDIT2VIRTUAL.validate;
+    const server = s2sActions({ ajv: sharedAjv() } as S2sDeps).CREDIT2VIRTUAL.validate;
     const good = {
       action: 'CREDIT2VIRTUAL',
       client_key: 'test_ck_x',
