@@ -14,7 +14,7 @@ describe('bench: the goals against the group-commit floor', function () {
       [0.6, 'MET'],
       [2, 'MET'],
     ]);
-    expect(goals.slice(2).map((g) => g.verdict)).to.deep.equal(['SKIPPED', 'SKIPPED', 'SKIPPED']);
+    expect(goals.slice(2).map((g) => g.verdict)).to.deep.equal(['SKIPPED', 'SKIPPED', 'SKIPPED', 'SKIPPED']);
   });
 
   it('Given an open loop and a rebuild beyond their bounds, when the goals are judged, then each is missed with its ratio', function () {
@@ -29,6 +29,13 @@ describe('bench: the goals against the group-commit floor', function () {
       [1.55, 'MISSED'],
       [2.05, 'MISSED'],
       [0.15, 'MISSED'],
+      [12_000, 'MISSED'],
     ]);
+  });
+
+  it('Given a rebuild at 100,000 events/s and half the replay floor, when the goals are judged, then both rebuild goals are met and the rest are skipped', function () {
+    const goals = floorGoals({ saturation: null, openLoop300: null, replay: { eventsPerSecond: 100_000, floorEventsPerSecond: 200_000 } });
+    expect(goals.map((g) => g.verdict)).to.deep.equal(['SKIPPED', 'SKIPPED', 'SKIPPED', 'SKIPPED', 'MET', 'MET']);
+    expect(goals.slice(4).map((g) => g.ratio)).to.deep.equal([0.5, 100_000]);
   });
 });

@@ -33,8 +33,9 @@
  * Each server gets a warm-up run first; only the second run is measured.
  *
  * Parts: `npm run bench -- --only=sale` runs the baseline, both floors, the gateway's SALE at saturation
- * and the open loop at 300/s for the gateway and the group-commit floor, then the floor goals; the
- * rest is left out. `--help` prints this.
+ * and the open loop at 300/s for the gateway and the group-commit floor, then the floor goals;
+ * `--only=replay` the rebuild and the replay floor with their goals; the rest is left out. `--help`
+ * prints the options.
  * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (64), BENCH_WARMUP_S (2), BENCH_REPLAY_EVENTS (1,000,000),
  *      BENCH_CPU_PROF=1 to CPU-profile the gateway child (profile + hotspot summary under
  *      test-artifacts/cpu-profiles/; the profiler slows the gateway, so such a run's figures are
@@ -253,6 +254,20 @@ function reportFloorGoals(goals: FloorGoal[], baseline: LoadSummary, floor: Load
   for (const line of formatFloorGoals(goals)) log(line);
 }
 
+/** `--only=replay`: the full rebuild and the replay floor on one seeded store, then their goals. */
+async function mainReplayOnly(settings: Settings): Promise<number> {
+  const replay = await benchReplay({
+    events: envInt('BENCH_REPLAY_EVENTS', 1_000_000, 1, 100_000_000),
+    profileDir: settings.profileDir && path.join(settings.profileDir, 'replay'),
+    log,
+  });
+  log();
+  log('Goals against the replay floor (ratios within this run):');
+  const goals = floorGoals({ saturation: null, openLoop300: null, replay }).filter((g) => g.verdict !== 'SKIPPED');
+  for (const line of formatFloorGoals(goals)) log(line);
+  return 0;
+}
+
 function openLoopAt(results: LatencyResult[], rate: number) {
   return results.find((l) => l.rate === rate)?.summary.latencyMs ?? null;
 }
@@ -432,10 +447,11 @@ function loadJson(s: LoadSummary) {
   };
 }
 
-const USAGE = `npm run bench [-- --only=sale]
+const USAGE = `npm run bench [-- --only=sale|replay]
   (no option)   every part: see the top of test/bench/run.ts
   --only=sale   plain koa, both floors, the gateway's SALE at saturation and the open loop at 300/s
                 for the gateway and the group-commit floor, then the goals against that floor
+  --only=replay a full rebuild of a seeded store and the replay floor on it, then the rebuild's goals
 Env: BENCH_DURATION_S, BENCH_CONNECTIONS, BENCH_WARMUP_S, BENCH_OPEN_LOOP_S, BENCH_REPLAY_EVENTS,
      BENCH_SCHEDULED_CHAINS, BENCH_STARTS, BENCH_POSTGRES=0, BENCH_CPU_PROF=1`;
 
@@ -456,7 +472,7 @@ async function main(): Promise<number> {
   const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}` };
   const runTag = Date.now().toString(36);
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  if (only !== undefined && only !== 'sale') throw new BenchFailure(`--only takes "sale" (got "${only}")`);
+  if (only !== undefined && only !== 'sale' && only !== 'replay') throw new BenchFailure(`--only takes "sale" or "replay" (got "${only}")`);
   log(`Benchmark on ${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}`);
   log(`  ${settings.connections} connections, ${settings.durationS} s measured after a ${settings.warmupS} s warm-up per server; load generated in the parent process`);
   log(`  gateway: GATEWAY_LOG_LEVEL=error, so request logs are off during the measurement`);
@@ -464,6 +480,7 @@ async function main(): Promise<number> {
   log(`  load average at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   log();
   if (only === 'sale') return mainSaleOnly(settings, runTag);
+  if (only === 'replay') return mainReplayOnly(settings);
 
   // The baseline gets bodies of the SALE's exact shape and size; credentials of the demo
   // merchant's format stand in until the gateway has created the real ones.
