@@ -15,11 +15,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children';
 import { formatProfileSummary, summariseProfile } from './profile-summary';
+import { buildDist } from './latency';
 import type { ReplayFloorResult } from './replay-floor';
 
 // The node options `npm run gateway -- projections rebuild` starts its process with (the launcher's).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { nodeFlagsFor } = require('../../src/cli/command-node-flags.cjs') as { nodeFlagsFor(args: string[]): string[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { distIsCurrent, compiledTwin } = require('../../src/adapters/os/dist-build.cjs') as {
+  distIsCurrent(): boolean;
+  compiledTwin(sourceFile: string): string | null;
+};
 
 export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
 const CHILD_FLAG = '--rebuild-child';
@@ -99,7 +105,8 @@ export async function benchReplay(options: { events: number; profileDir: string 
     );
     log(`  ${seed.events} events (${seed.payments} payments) in ${seed.seconds} s`);
 
-    log('  full rebuild of every projection (child process, as `projections rebuild` runs it)');
+    log('  full rebuild of every projection (child process, as `projections rebuild` runs it: the compiled dist/)');
+    buildDist();
     const nodeArgs = [...nodeFlagsFor(['projections', 'rebuild']), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
     if (options.profileDir) fs.mkdirSync(options.profileDir, { recursive: true });
     const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; readMs: number; readEvents: number; cpuMs: number; maxRssKb: number; projections: string[]; pid: number }>(
@@ -154,12 +161,23 @@ export async function benchReplay(options: { events: number; profileDir: string 
   }
 }
 
+/**
+ * A module of the gateway as `npm run gateway` loads it: the compiled twin in dist/ when dist/ was
+ * built from the current sources (the bench builds it first), else the source through tsx.
+ */
+function gatewayModule<T>(sourceFile: string): T {
+  const source = path.join(REPO_ROOT, sourceFile);
+  const twin = distIsCurrent() ? compiledTwin(source) : null;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(twin ?? source) as T;
+}
+
 /** The child: rebuild every projection of DATA_DIR's store and print the figures as JSON. */
 async function rebuildChild(): Promise<void> {
-  const { buildGateway } = await import('../../src/composition');
-  const { loadConfig } = await import('../../src/config');
-  const { rebuildProjections, DEFAULT_REPLAY_PAGE_SIZE } = await import('../../projections/rebuild');
-  const { bulkReaderOf } = await import('../../src/application/ports/bulk-reader');
+  const { buildGateway } = gatewayModule<typeof import('../../src/composition')>('src/composition.ts');
+  const { loadConfig } = gatewayModule<typeof import('../../src/config')>('src/config.ts');
+  const { rebuildProjections, DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
+  const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
   const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
   try {
     const cpuBefore = process.cpuUsage();
