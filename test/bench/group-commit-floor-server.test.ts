@@ -26,6 +26,10 @@ describe('bench: the group-commit floor', function () {
     return fetch(`${server!.baseUrl}/post`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
   }
 
+  async function commits(): Promise<number> {
+    return ((await (await fetch(`${server!.baseUrl}/health`)).json()) as { commits: number }).commits;
+  }
+
   function storedTypes(): string[] {
     const db = new Database(path.join(dataDir, 'floor-events.db'), { readonly: true });
     try {
@@ -55,5 +59,26 @@ describe('bench: the group-commit floor', function () {
     expect((await sale('o-same', hash)).status).to.equal(200);
     expect((await sale('o-same', hash)).status).to.equal(500);
     expect(storedTypes()).to.have.length(3);
+  });
+
+  it('Given the intent-first floor, when SALEs are answered, then each one\'s reservation and PaymentInitiated are stored before its PaymentSettled', async function () {
+    await stopServer(server!);
+    server = await startServer({ name: 'intent-first floor', script: 'test/bench/group-commit-floor-server.ts', env: { ...process.env, DATA_DIR: dataDir, FLOOR_INTENT_FIRST: '1' }, port: await freePort() });
+    const hash = saleCardHash({ payerEmail: 'a@b.c', password: BENCH_MERCHANT_PASSWORD, cardNumber: '4111111111111111' });
+    const answers = await Promise.all(['i-1', 'i-2'].map((id) => sale(id, hash)));
+    for (const answer of answers) expect(((await answer.json()) as { result: string }).result).to.equal('SUCCESS');
+    const types = storedTypes();
+    expect([...types].sort()).to.deep.equal(['OrderIdReserved', 'OrderIdReserved', 'PaymentInitiated', 'PaymentInitiated', 'PaymentSettled', 'PaymentSettled']);
+    expect(types.slice(0, 2)).to.deep.equal(['OrderIdReserved', 'PaymentInitiated']);
+    const before = await commits();
+    expect((await sale('i-3', hash)).status).to.equal(200);
+    expect((await commits()) - before).to.equal(2);
+  });
+
+  it('Given the floor, when one SALE is answered, then its three events took one commit', async function () {
+    const hash = saleCardHash({ payerEmail: 'a@b.c', password: BENCH_MERCHANT_PASSWORD, cardNumber: '4111111111111111' });
+    const before = await commits();
+    expect((await sale('c-1', hash)).status).to.equal(200);
+    expect((await commits()) - before).to.equal(1);
   });
 });

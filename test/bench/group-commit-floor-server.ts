@@ -7,7 +7,8 @@
  * committed on this (the HTTP) thread; the answer goes out only after its commit.
  *
  * It keeps no chain hashes, no projections, no payment logic: no gateway keeping the durability
- * rules can answer faster on the same machine. Listens on PORT, HOST; its file is in DATA_DIR.
+ * rules can answer faster on the same machine. (It records the outcome with the intent, in one
+ * commit; FLOOR_INTENT_FIRST below splits them.) Listens on PORT, HOST; its file is in DATA_DIR.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -16,6 +17,14 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { constantTimeEqualHex, saleCardHash } from '../../src/domain/signatures';
 import { BENCH_MERCHANT_PASSWORD, initiatedEventData } from './floor-events';
+
+/**
+ * FLOOR_INTENT_FIRST=1: the reservation and PaymentInitiated commit before the outcome is known,
+ * and PaymentSettled in a commit of its own after them, as a gateway that must not lose a charge an
+ * acquirer made has to: two commits on a SALE's path instead of one. Only for comparison; the goals
+ * are set against the floor without it.
+ */
+const INTENT_FIRST = process.env.FLOOR_INTENT_FIRST === '1';
 
 const db = new Database(path.join(process.env.DATA_DIR ?? '.', 'floor-events.db'));
 db.pragma('journal_mode = WAL');
@@ -50,8 +59,12 @@ const commitBatch = db.transaction((batch: Pending[], recordedAt: string): unkno
   }),
 );
 
+/** Transactions committed so far: /health tells them, for the tests. */
+let commits = 0;
+
 function flush(): void {
   flushScheduled = false;
+  commits++;
   const batch = queue;
   queue = [];
   let outcomes: unknown[];
@@ -77,7 +90,7 @@ const app = new Koa();
 app.use(koaBody({ urlencoded: true, json: false, multipart: false, text: false, formLimit: '128kb' }));
 app.use(async (ctx) => {
   if (ctx.path === '/health') {
-    ctx.body = { status: 'ok' };
+    ctx.body = { status: 'ok', commits };
     return;
   }
   const body = (ctx.request as { body?: Record<string, string> }).body ?? {};
@@ -91,11 +104,17 @@ app.use(async (ctx) => {
   const meta = JSON.stringify({ causationId: paymentId, correlationId: paymentId });
   const payment = `payment-${paymentId}`;
   const settled = { amount: 1000, arn: '72331099980063992624888', descriptor: 'SANDBOX*GATEWAY', paymentId, reference: `sbx_success_${paymentId.slice(0, 16)}`, rrn: '609682180708', settledAt: now };
-  await append([
+  const intent: Row[] = [
     [`order-m1-${body.order_id}`, 0, randomUUID(), 'OrderIdReserved', JSON.stringify({ merchantId: 'm1', orderId: body.order_id, paymentId, reservedAt: now }), meta],
     [payment, 0, randomUUID(), 'PaymentInitiated', JSON.stringify(initiatedEventData(paymentId, body, now)), meta],
-    [payment, 1, randomUUID(), 'PaymentSettled', JSON.stringify(settled), meta],
-  ]);
+  ];
+  const outcome: Row = [payment, 1, randomUUID(), 'PaymentSettled', JSON.stringify(settled), meta];
+  if (INTENT_FIRST) {
+    await append(intent);
+    await append([outcome]);
+  } else {
+    await append([...intent, outcome]);
+  }
   ctx.body = { action: body.action ?? null, result: 'SUCCESS', status: 'SETTLED', order_id: body.order_id ?? null, trans_id: paymentId };
 });
 

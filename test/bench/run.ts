@@ -232,11 +232,19 @@ async function benchFloor(settings: Settings, nextBody: () => string, extraWorkU
  * The group-commit floor at saturation (group-commit-floor-server.ts): the three appends of a SALE
  * group-committed on the HTTP thread, the hash checked, nothing else.
  */
-async function benchGroupCommitFloor(settings: Settings, nextBody: () => string): Promise<LoadSummary> {
-  log('Group-commit floor: koa + koa-body + the Formula 1 hash + three appends per SALE, group-committed in SQLite on the HTTP thread');
+async function benchGroupCommitFloor(settings: Settings, nextBody: () => string, intentFirst = false): Promise<LoadSummary> {
+  log(
+    intentFirst
+      ? 'Group-commit floor, intent first: the same, with the reservation and PaymentInitiated committed before PaymentSettled (two commits per SALE)'
+      : 'Group-commit floor: koa + koa-body + the Formula 1 hash + three appends per SALE, group-committed in SQLite on the HTTP thread',
+  );
   const dataDir = makeTempDir('group-commit-floor-bench-');
   try {
-    return await benchServer(settings, nextBody, { label: 'group-commit floor', script: 'test/bench/group-commit-floor-server.ts', env: { ...process.env, DATA_DIR: dataDir } });
+    return await benchServer(settings, nextBody, {
+      label: intentFirst ? 'group-commit floor, intent first' : 'group-commit floor',
+      script: 'test/bench/group-commit-floor-server.ts',
+      env: { ...process.env, DATA_DIR: dataDir, FLOOR_INTENT_FIRST: intentFirst ? '1' : '0' },
+    });
   } finally {
     removeTempDir(dataDir);
   }
@@ -268,6 +276,19 @@ async function mainReplayOnly(settings: Settings): Promise<number> {
   return 0;
 }
 
+/**
+ * The gateway against the floor that commits the intent before the outcome, as the gateway must:
+ * what is left once the second commit on a SALE's path is counted. Information beside the goals.
+ */
+function reportIntentFirst(gateway: LoadSummary, floor: LoadSummary, gw300: { p50: number; p99: number } | null, floor300: { p50: number; p99: number } | null): void {
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(3) : '-');
+  log(
+    `Against the group-commit floor with the intent first (two commits per SALE; not a goal): SALE/s ${ratio(gateway.requestsPerSec, floor.requestsPerSec)} ` +
+      `(${gateway.requestsPerSec.toFixed(0)} / ${floor.requestsPerSec.toFixed(0)}), saturation p99 ${ratio(gateway.latencyMs.p99, floor.latencyMs.p99)}` +
+      (gw300 && floor300 ? `, open loop 300/s p50 ${ratio(gw300.p50, floor300.p50)} (${gw300.p50} / ${floor300.p50} ms), p99 ${ratio(gw300.p99, floor300.p99)} (${gw300.p99} / ${floor300.p99} ms)` : ''),
+  );
+}
+
 function openLoopAt(results: LatencyResult[], rate: number) {
   return results.find((l) => l.rate === rate)?.summary.latencyMs ?? null;
 }
@@ -281,6 +302,8 @@ async function mainSaleOnly(settings: Settings, runTag: string): Promise<number>
   log();
   const groupFloor = await benchGroupCommitFloor(settings, bodies.next);
   log();
+  const intentFirstFloor = await benchGroupCommitFloor(settings, bodies.next, true);
+  log();
   const sale = await benchSale(settings, runTag);
   log();
   const openLoop = { rates: [300], durationS: envInt('BENCH_OPEN_LOOP_S', 20, 1, 600), warmupS: NEXT_RATE_WARMUP_S, startupWarmupS: STARTUP_WARMUP_S, log };
@@ -288,6 +311,8 @@ async function mainSaleOnly(settings: Settings, runTag: string): Promise<number>
   const latency = await benchLatency(openLoop);
   log('  the group-commit floor:');
   const groupFloorLatency = await benchLatency({ ...openLoop, server: 'group-commit-floor' });
+  log('  the group-commit floor, intent first:');
+  const intentFirstLatency = await benchLatency({ ...openLoop, server: 'group-commit-floor', env: { FLOOR_INTENT_FIRST: '1' } });
   log();
   const gw300 = openLoopAt(latency, 300);
   const floor300 = openLoopAt(groupFloorLatency, 300);
@@ -297,6 +322,7 @@ async function mainSaleOnly(settings: Settings, runTag: string): Promise<number>
     replay: null,
   });
   reportFloorGoals(goals, baseline, floor, groupFloor, sale.load);
+  reportIntentFirst(sale.load, intentFirstFloor, gw300, openLoopAt(intentFirstLatency, 300));
   log(`  load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   if (sale.profile) {
     log();
