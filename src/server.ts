@@ -83,11 +83,25 @@ export async function runGateway(config: GatewayConfig, role: Role, options: Run
       const probe = await bindPort(config.metrics.host, config.metrics.port, { host: 'METRICS_HOST', port: 'METRICS_PORT' });
       await new Promise((resolve) => probe.close(resolve));
     }
-    return await startOn(listener, config, role, options);
+    return await startOn(listener, withBoundPort(config, listener), role, options);
   } catch (error) {
     if (listener) await new Promise((resolve) => listener.close(resolve));
     throw error;
   }
+}
+
+/**
+ * PORT=0 lets the system choose the port. A public base URL naming port 0 (the default one, without
+ * PUBLIC_BASE_URL) reaches nobody: every URL the gateway hands out (3-D Secure and redirect pages,
+ * Checkout, return URLs) names the port it was given instead.
+ */
+function withBoundPort(config: GatewayConfig, listener: Server | null): GatewayConfig {
+  const address = listener?.address();
+  if (!address || typeof address !== 'object') return config;
+  const url = new URL(config.publicBaseUrl);
+  if (url.port !== '0') return config;
+  url.port = String(address.port);
+  return { ...config, port: address.port, publicBaseUrl: url.toString().replace(/\/+$/, '') };
 }
 
 type Stop = () => Promise<void> | void;
