@@ -19,8 +19,10 @@ import type {
   Subscription,
 } from './ports/event-store';
 import type { BulkReader } from './ports/bulk-reader';
+import { type ChainHashEntry, type ChainHashReader, chainHashReaderOf } from './ports/chain-hash-reader';
+import { type TypeFilteredPage, type TypeFilteredReader, typeFilteredReaderOf } from './ports/type-filtered-reader';
 
-export class UpcastingEventStore implements EventStore, BulkReader {
+export class UpcastingEventStore implements EventStore, BulkReader, ChainHashReader, TypeFilteredReader {
   constructor(
     /** The store as written; what the audit verifier and the checkpoint recorder read. */
     readonly raw: EventStore,
@@ -50,6 +52,21 @@ export class UpcastingEventStore implements EventStore, BulkReader {
   async readAllPage(options?: ReadAllOptions): Promise<StoredEvent[]> {
     const raw = this.raw as EventStore & Partial<BulkReader>;
     return (raw.readAllPage ? await raw.readAllPage(options) : await raw.readAll(options)).map(this.upcast);
+  }
+
+  /**
+   * The events of some types only: the adapter's type-filtered read when it has one, otherwise
+   * `readAll` filtered; upcast like every other read. Upcasting never changes an event's type, so
+   * filtering the stored events is filtering the upcast ones.
+   */
+  async readAllOfTypes(types: readonly string[], options?: ReadAllOptions): Promise<TypeFilteredPage> {
+    const page = await typeFilteredReaderOf(this.raw).readAllOfTypes(types, options);
+    return { ...page, events: page.events.map(this.upcast) };
+  }
+
+  /** Positions and chain hashes are the stored events' whatever their shape: passed through. */
+  readChainHashes(options?: ReadAllOptions): Promise<ChainHashEntry[]> {
+    return chainHashReaderOf(this.raw).readChainHashes(options);
   }
 
   streamVersion(streamId: string): Promise<bigint | null> {

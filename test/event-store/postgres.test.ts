@@ -7,10 +7,13 @@ import {
   delay,
   eventStoreContract,
   expectStrictlyIncreasing,
+  newEvent,
   newEvents,
   streamName,
   waitFor,
 } from './contract';
+import { lightReadsContract } from './light-reads-contract';
+import { typeFilteredReaderOf } from '../../src/application/ports/type-filtered-reader';
 
 describe('PostgreSQL event store', function () {
   requirePostgres(this);
@@ -26,6 +29,22 @@ describe('PostgreSQL event store', function () {
       },
     };
   });
+
+  lightReadsContract(
+    'PostgreSQL',
+    async () => {
+      const { url, schema } = await createTestSchema('es');
+      const store = await PostgresEventStore.create({ connectionString: url, pollIntervalMs: 20 });
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+    { native: true },
+  );
 
   describe('across processes', function () {
     let url: string;
@@ -118,6 +137,44 @@ describe('PostgreSQL event store', function () {
       await delay(30);
       await subscription.stop();
       expect(seen.map((e) => e.position)).to.deep.equal([slowResult.position, fastResult.position]);
+    });
+
+    it('a type-filtered follower never scans past an event whose transaction commits late', async function () {
+      const [slowWriter, fastWriter, reader] = [await openStore(), await openStore(), await openStore()];
+      const admin = new Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`
+          create function stall_slow_streams() returns trigger language plpgsql as $$
+          begin
+            if new.stream_id like 'slow-%' then perform pg_sleep(0.3); end if;
+            return new;
+          end $$;
+          create trigger stall after insert on events for each row execute function stall_slow_streams();`);
+      } finally {
+        await admin.end();
+      }
+      const handed: StoredEvent[] = [];
+      let after: bigint | null = null;
+      let following = true;
+      const follower = (async () => {
+        while (following) {
+          const page = await typeFilteredReaderOf(reader).readAllOfTypes(['Wanted'], { after, maxCount: 10 });
+          handed.push(...page.events);
+          after = page.scannedUpTo;
+          await delay(2);
+        }
+      })();
+
+      const slow = slowWriter.append(streamName('slow'), [newEvent({}, 'Wanted')], NO_STREAM);
+      await delay(50);
+      const fast = fastWriter.append(streamName('fast'), [newEvent({}, 'Other'), newEvent({}, 'Wanted')], NO_STREAM);
+      const [slowResult, fastResult] = await Promise.all([slow, fast]);
+      expect(slowResult.position < fastResult.position).to.equal(true);
+      await waitFor(() => after === fastResult.position, 'the scan to reach the head');
+      following = false;
+      await follower;
+      expect(handed.map((e) => e.position)).to.deep.equal([slowResult.position, fastResult.position]);
     });
 
     it('wakes subscribers of another instance through notifications', async function () {

@@ -15,11 +15,21 @@ import {
   streamName,
   waitFor,
 } from './contract';
+import { lightReadsContract } from './light-reads-contract';
 
 eventStoreContract('SQLite (in memory)', async () => {
   const store = new SqliteEventStore({ filename: ':memory:', pollIntervalMs: 20 });
   return { store, cleanup: () => store.close() };
 });
+
+lightReadsContract(
+  'SQLite (in memory)',
+  async () => {
+    const store = new SqliteEventStore({ filename: ':memory:', pollIntervalMs: 20 });
+    return { store, cleanup: () => store.close() };
+  },
+  { native: true },
+);
 
 /**
  * The process's one writer commits on a thread of its own or on the thread that serves requests;
@@ -42,6 +52,24 @@ for (const [mode, writer] of WRITERS) {
       },
     };
   });
+
+  // Reads on this thread while another thread commits: the scan of a type-filtered page and the
+  // events it hands out are one snapshot.
+  lightReadsContract(
+    `SQLite (file, ${mode})`,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'event-store-light-'));
+      const store = new SqliteEventStore({ filename: join(dir, 'events.db'), pollIntervalMs: 20, ...writer });
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+    { native: true },
+  );
 
   // A store on another thread of the process (the notifier's) commits through the first store's
   // writer thread: the whole contract holds for it.

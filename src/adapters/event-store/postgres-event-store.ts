@@ -12,6 +12,8 @@ import {
   type Subscription,
   WrongExpectedVersionError,
 } from '../../application/ports/event-store';
+import type { ChainHashEntry, ChainHashReader } from '../../application/ports/chain-hash-reader';
+import type { TypeFilteredPage, TypeFilteredReader } from '../../application/ports/type-filtered-reader';
 import { eventChainHashOfText } from '../../domain/audit/chain-hash';
 import { checkExpectedVersion, EventIdConflictError, PollingSubscription, resolveRetry, validateAppend } from './shared';
 import { surviveConnectionLoss } from '../postgres/survive-connection-loss';
@@ -25,7 +27,19 @@ import {
   resultsOfGroup,
   stagedPayload,
 } from './postgres-group-append';
-import { COLUMNS, type EventRow, isUniqueViolation, prepareEvent, type PreparedEvent, type RawExisting, toExisting, toStoredEvent } from './postgres-rows';
+import {
+  COLUMNS,
+  type EventRow,
+  isUniqueViolation,
+  prepareEvent,
+  type PreparedEvent,
+  type RawExisting,
+  toExisting,
+  toStoredEvent,
+  TYPE_FILTERED_PAGE_SQL,
+  type TypeFilteredRow,
+  typeFilteredPageOf,
+} from './postgres-rows';
 import { NotificationListener } from './postgres-notification-listener';
 import { addChainHashes, APPEND_LOCK_KEY, SCHEMA, SCHEMA_LOCK_KEY } from './postgres-schema';
 
@@ -55,7 +69,7 @@ class CallFailed extends Error {
   }
 }
 
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore, ChainHashReader, TypeFilteredReader {
   private readonly pool: Pool;
   private readonly pollIntervalMs: number;
   private readonly wakeListeners = new Set<() => void>();
@@ -320,6 +334,29 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
     return this.readAfter(options.after ?? null, options.maxCount);
+  }
+
+  /** `readAll`'s page as positions and chain hashes: data and metadata are neither sent nor parsed. */
+  async readChainHashes(options: ReadAllOptions = {}): Promise<ChainHashEntry[]> {
+    this.assertOpen();
+    const { rows } = await this.pool.query<{ position: string; chain_hash: string }>(
+      'select position::text, chain_hash from events where events.position > $1 order by events.position limit $2',
+      [(options.after ?? -1n).toString(), options.maxCount ?? null],
+    );
+    return rows.map((row) => ({ position: BigInt(row.position), chainHash: row.chain_hash }));
+  }
+
+  /**
+   * `readAll`'s page (the next `maxCount` events) with only the events of `types` sent and parsed.
+   * One statement, so one snapshot: the scan and the events handed out see the same commits, and
+   * the append lock (see `commitOneByOne`) makes what any snapshot sees a gap-free prefix of the
+   * log, so no event below the scan's end can still commit after it was read.
+   */
+  async readAllOfTypes(types: readonly string[], options: ReadAllOptions = {}): Promise<TypeFilteredPage> {
+    this.assertOpen();
+    const after = options.after ?? null;
+    const { rows } = await this.pool.query<TypeFilteredRow>(TYPE_FILTERED_PAGE_SQL, [(after ?? -1n).toString(), options.maxCount ?? null, types]);
+    return typeFilteredPageOf(rows, after);
   }
 
   async streamVersion(streamId: string): Promise<bigint | null> {

@@ -3,6 +3,7 @@
  * event it becomes, and an event prepared for the insert in the canonical text that is hashed.
  */
 import type { NewEvent, StoredEvent } from '../../application/ports/event-store';
+import type { TypeFilteredPage } from '../../application/ports/type-filtered-reader';
 import { canonicalJson } from '../../domain/audit/canonical-json';
 import type { ExistingEventRow } from './shared';
 
@@ -63,6 +64,34 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     recordedAt: row.recorded_at.toISOString(),
     chainHash: row.chain_hash,
   };
+}
+
+/**
+ * A type-filtered page ($1 after, $2 maxCount or null, $3 the types): the scan of the next events and
+ * the events of the types among them, in one statement and so one snapshot. One row per event
+ * handed out, each carrying the scan's count and end; a single row without an event when none is.
+ */
+export const TYPE_FILTERED_PAGE_SQL = `
+  with scanned as materialized (
+    select position, type as scanned_type from events where events.position > $1 order by events.position limit $2
+  ), scan as (
+    select count(*)::integer as scanned, max(position)::text as scanned_up_to from scanned
+  )
+  select scan.scanned, scan.scanned_up_to, matched.*
+  from scan left join lateral (
+    select ${COLUMNS}, events.position as ordinal
+    from scanned join events using (position)
+    where scanned.scanned_type = any($3::text[])
+  ) as matched on true
+  order by matched.ordinal`;
+
+export type TypeFilteredRow = { scanned: number; scanned_up_to: string | null } & (EventRow | { [K in keyof EventRow]: null });
+
+export function typeFilteredPageOf(rows: TypeFilteredRow[], after: bigint | null): TypeFilteredPage {
+  const first = rows[0]!;
+  if (first.scanned_up_to === null) return { events: [], scanned: 0, scannedUpTo: after };
+  const events = first.event_id === null ? [] : rows.map((row) => toStoredEvent(row as EventRow));
+  return { events, scanned: first.scanned, scannedUpTo: BigInt(first.scanned_up_to) };
 }
 
 export function isUniqueViolation(error: unknown): error is { code: string; constraint?: string } {

@@ -12,6 +12,8 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../application/ports/event-store';
+import type { ChainHashEntry, ChainHashReader } from '../../application/ports/chain-hash-reader';
+import type { TypeFilteredPage, TypeFilteredReader } from '../../application/ports/type-filtered-reader';
 import { PollingSubscription, validateAppend } from './shared';
 import {
   type BatchItem,
@@ -85,7 +87,7 @@ interface EventRow {
 
 const COLUMNS = 'position, stream_id, version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash';
 
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, ChainHashReader, TypeFilteredReader {
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
   private readonly idlePollIntervalMs: number;
@@ -97,8 +99,13 @@ export class SqliteEventStore implements EventStore {
     streamVersion: Database.Statement;
     readAll: Database.Statement;
     readAllRows: Database.Statement;
+    chainHashes: Database.Statement;
+    scanEnd: Database.Statement;
+    ofTypesUpTo: Database.Statement;
     head: Database.Statement;
   };
+  /** One snapshot for a type-filtered page: the scan's end and the events of the types up to it. */
+  private readonly readOfTypes: (types: string, after: bigint | null, maxCount: number) => TypeFilteredPage;
   /** Inline writer (same thread), when there is no writer thread. */
   private readonly writeInline: ((batch: BatchItem[]) => BatchResult) | null = null;
   private readonly writer: Worker | MessagePort | null = null;
@@ -136,7 +143,20 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare('SELECT max(position) FROM events').pluck(),
       // The same query as readAll, rows as arrays: no object with ten named keys per row.
       readAllRows: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
+      chainHashes: this.db.prepare('SELECT position, chain_hash FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(true),
+      // Walks the primary key only: no row of the scanned stretch is decoded.
+      scanEnd: this.db.prepare('SELECT count(*), max(position) FROM (SELECT position FROM events WHERE position > ? ORDER BY position LIMIT ?)').raw(true),
+      // The types as one JSON array: one statement whatever their number.
+      ofTypesUpTo: this.db
+        .prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY position`)
+        .raw(true),
     };
+    this.readOfTypes = this.db.transaction((types: string, after: bigint | null, maxCount: number): TypeFilteredPage => {
+      const [scanned, end] = this.statements.scanEnd.get(after ?? -1n, maxCount) as [bigint, bigint | null];
+      if (end === null) return { events: [], scanned: 0, scannedUpTo: after };
+      const rows = this.statements.ofTypesUpTo.all(after ?? -1n, end, types) as EventTuple[];
+      return { events: rows.map(storedEventOfTuple), scanned: Number(scanned), scannedUpTo: end };
+    });
     if (options.writerPort) {
       this.writer = options.writerPort;
       options.writerPort.on('message', (reply: WriterReply) => {
@@ -233,6 +253,26 @@ export class SqliteEventStore implements EventStore {
     const events: StoredEvent[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) events[i] = storedEventOfTuple(rows[i]!);
     return events;
+  }
+
+  /** `readAll`'s page as positions and chain hashes: data and metadata are neither read nor parsed. */
+  async readChainHashes(options: ReadAllOptions = {}): Promise<ChainHashEntry[]> {
+    this.assertOpen();
+    const rows = this.statements.chainHashes.all(options.after ?? -1n, options.maxCount ?? -1) as Array<[bigint, string | null]>;
+    const entries: ChainHashEntry[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) entries[i] = { position: rows[i]![0], chainHash: rows[i]![1] ?? '' };
+    return entries;
+  }
+
+  /**
+   * `readAll`'s page (the next `maxCount` events) with only the events of `types` read and parsed.
+   * The scan's end and the events up to it are read in one read transaction, so both see the same
+   * commits; positions are assigned in commit order by the one writer, so nothing can later appear
+   * below the scan's end either.
+   */
+  async readAllOfTypes(types: readonly string[], options: ReadAllOptions = {}): Promise<TypeFilteredPage> {
+    this.assertOpen();
+    return this.readOfTypes(JSON.stringify(types), options.after ?? null, options.maxCount ?? -1);
   }
 
   async streamVersion(streamId: string): Promise<bigint | null> {

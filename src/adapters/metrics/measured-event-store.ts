@@ -4,6 +4,8 @@
  * none of them carries metrics code; reads and subscriptions pass straight through.
  */
 import type { BulkReader } from '../../application/ports/bulk-reader';
+import type { ChainHashEntry, ChainHashReader } from '../../application/ports/chain-hash-reader';
+import type { TypeFilteredPage, TypeFilteredReader } from '../../application/ports/type-filtered-reader';
 import {
   WrongExpectedVersionError,
   type AppendResult,
@@ -24,13 +26,19 @@ const secondsSince = (started: bigint): number => Number(process.hrtime.bigint()
 export class MeasuredEventStore implements EventStore {
   /** The adapter's bulk read path, kept when it has one (rebuilds read through it). */
   readonly readAllPage?: (options?: ReadAllOptions) => Promise<StoredEvent[]>;
+  /** The adapter's chain-hash read, kept when it has one (the checkpoint recorder reads through it). */
+  readonly readChainHashes?: (options?: ReadAllOptions) => Promise<ChainHashEntry[]>;
+  /** The adapter's type-filtered read, kept when it has one (the payout balance feeder reads through it). */
+  readonly readAllOfTypes?: (types: readonly string[], options?: ReadAllOptions) => Promise<TypeFilteredPage>;
 
   constructor(
     readonly inner: EventStore,
     private readonly metrics: Pick<GatewayMetrics, 'appendFinished' | 'appended'>,
   ) {
-    const bulk = inner as EventStore & Partial<BulkReader>;
-    if (typeof bulk.readAllPage === 'function') this.readAllPage = (options) => bulk.readAllPage!(options);
+    const reads = inner as EventStore & Partial<BulkReader & ChainHashReader & TypeFilteredReader>;
+    if (typeof reads.readAllPage === 'function') this.readAllPage = (options) => reads.readAllPage!(options);
+    if (typeof reads.readChainHashes === 'function') this.readChainHashes = (options) => reads.readChainHashes!(options);
+    if (typeof reads.readAllOfTypes === 'function') this.readAllOfTypes = (types, options) => reads.readAllOfTypes!(types, options);
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
