@@ -2,18 +2,25 @@
  * The light reads where no adapter answers them (the port's fallback on `readAll`, as for
  * EventStoreDB and test doubles), and on their way through the wrappers the gateway puts around its
  * adapter: the measured store keeps the adapter's reads, the upcasting store upcasts what the
- * type-filtered read hands out.
+ * type-filtered read hands out, and the gateway's stores reach the adapter's reads, not its readAll.
  */
-import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { GatewayMetrics } from '../../src/adapters/metrics/gateway-metrics';
 import { MeasuredEventStore } from '../../src/adapters/metrics/measured-event-store';
+import { CheckpointRecorder } from '../../src/application/audit/checkpoint-recorder';
 import { chainHashReaderOf } from '../../src/application/ports/chain-hash-reader';
 import { ANY, type EventStore } from '../../src/application/ports/event-store';
+import { systemClock } from '../../src/application/ports/clock';
 import { typeFilteredReaderOf } from '../../src/application/ports/type-filtered-reader';
 import { UpcastingEventStore } from '../../src/application/upcasting';
+import { wireEventLog } from '../../src/composition/event-log';
+import { loadConfig } from '../../src/config';
 import { UpcasterRegistry } from '../../src/domain/upcasting/registry';
 import { MemoryEventStore } from '../support/memory-event-store';
 import { newEvent, streamName } from './contract';
@@ -89,4 +96,23 @@ describe('light reads through the wrappers', function () {
       expect(await chainHashReaderOf(upcasting).readChainHashes()).to.deep.equal(await chainHashReaderOf(raw).readChainHashes());
     });
   }
+
+  it('the gateway\'s store as written reaches the adapter\'s chain-hash read: a checkpoint reads no event whole', async function () {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-light-reads-'));
+    const config = loadConfig({ DATA_DIR: dataDir, EVENT_STORE: 'sqlite', GATEWAY_ENV: 'sandbox', GATEWAY_LOG_LEVEL: 'silent', VAULT_KEY: randomBytes(32).toString('hex') });
+    const log = await wireEventLog(config, { withProjector: false }, new GatewayMetrics());
+    try {
+      await storeWithHistory(log.store);
+      const readAll = sinon.spy(log.adapter, 'readAll');
+      const readChainHashes = sinon.spy(log.adapter as SqliteEventStore, 'readChainHashes');
+      const recorded = await new CheckpointRecorder({ store: log.rawStore, clock: systemClock, pageSize: 2 }).recordIfMoved();
+      expect(recorded?.eventCount).to.equal(5);
+      expect(readChainHashes.callCount).to.equal(3);
+      expect(readAll.callCount).to.equal(0);
+      expect(typeof (log.store as EventStore & Record<string, unknown>).readAllOfTypes).to.equal('function');
+    } finally {
+      await log.store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

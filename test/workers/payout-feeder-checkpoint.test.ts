@@ -2,13 +2,17 @@
  * The payout balance feeder's checkpoint: saved without stopping the workers' thread while the
  * projector holds the read models' write lock, a pass after a save that gave up starts where the
  * previous pass ended, not at the older checkpoint, and a pass told to stop saves where it ended.
+ * Of the log it is handed only the money events, and its checkpoint moves past the rest.
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sinon from 'sinon';
+import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { NO_STREAM } from '../../src/application/ports/event-store';
 import type { WorkerCheckpoint } from '../../src/application/checkpoint-saves';
 import type { Logger } from '../../src/application/ports/logger';
 import { BalanceFeeder } from '../../src/application/payouts/balance-feeder';
@@ -121,5 +125,46 @@ describe('payout balance feeder checkpoint on a busy database', function () {
     const sentAfter = await paged(200).runOnce();
     expect(sentBeforeStop + sentAfter).to.equal(5);
     expect((await g.payouts.balance(merchantId, 'EUR')).available).to.equal(5 * 1250);
+  });
+
+  it('Given a sale after hundreds of events that move no money, when passes run with small pages, then a page of none of them moves the checkpoint past it, and the sale is fed once with the checkpoint where the scan ended', async () => {
+    let saved: bigint | null = await g.store.headPosition();
+    const start = saved;
+    const checkpoint: WorkerCheckpoint = {
+      load: async () => saved,
+      save: async (position) => void (saved = position),
+      trySave: async (position) => {
+        saved = position;
+        return true;
+      },
+    };
+    const paged = () => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock(), pageSize: 50 });
+    const noise = (count: number) => Array.from({ length: count }, (_, i) => ({ id: randomUUID(), type: 'NoteTaken', schemaVersion: 1, data: { i } }));
+    for (let i = 0; i < 6; i++) await g.store.append(`notes-${randomUUID()}`, noise(50), NO_STREAM);
+    const paymentId = await settledSale(g, merchantId);
+    await g.store.append(`notes-${randomUUID()}`, noise(30), NO_STREAM);
+    const lastNote = await g.store.headPosition();
+    const fiftieth = (await g.store.readAll({ after: start, maxCount: 50 })).at(-1)!.position;
+    const settled = (await g.store.readStream(`payment-${paymentId}`)).find((e) => e.type === 'PaymentSettled')!;
+
+    const readAll = sinon.spy(SqliteEventStore.prototype, 'readAll');
+    try {
+      const stopping = new AbortController();
+      stopping.abort();
+      expect(await paged().runOnce(stopping.signal), 'movements of a page of notes').to.equal(0);
+      expect(saved, 'checkpoint after a page of notes').to.equal(fiftieth);
+
+      expect(await paged().runOnce(), 'movements of the rest').to.equal(1);
+      expect(readAll.callCount, 'events read whole by readAll').to.equal(0);
+    } finally {
+      readAll.restore();
+    }
+    expect((await g.payouts.balance(merchantId, 'EUR')).available).to.equal(1250);
+    // Where the scan ended, past the notes after the sale: not at the sale's last money event.
+    expect(saved).to.equal(lastNote);
+    expect(lastNote! >= settled.position + 30n).to.equal(true);
+    // The next pass scans what this one recorded on the balance, and moves no money twice.
+    expect(await paged().runOnce()).to.equal(0);
+    expect(saved).to.equal(await g.store.headPosition());
   });
 });

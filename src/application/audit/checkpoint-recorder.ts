@@ -9,7 +9,9 @@
  * is kept in the checkpoint, so the next one adds only the new events; after an unsigned checkpoint
  * (recorded before the gateway had a key) the tree is built once from the start of the log.
  *
- * It must be given the store as written (not the upcasting one): it folds stored chain hashes.
+ * It must be given the store as written (not the upcasting one): it folds stored chain hashes. Of
+ * the events it reads only positions and chain hashes, through the store's chain-hash read when it
+ * has one (src/application/ports/chain-hash-reader.ts), so the log's data is not parsed for it.
  */
 import { newId } from '../new-id';
 import {
@@ -23,6 +25,7 @@ import {
 } from '../../domain/audit/checkpoint';
 import { MerkleFrontier } from '../../domain/audit/merkle';
 import { type CheckpointSigner, checkpointText } from '../../domain/audit/signed-checkpoint';
+import { chainHashReaderOf } from '../ports/chain-hash-reader';
 import type { Clock } from '../ports/clock';
 import { type EventStore, exactly, NO_STREAM, WrongExpectedVersionError } from '../ports/event-store';
 import { nextTurn } from '../next-turn';
@@ -125,9 +128,10 @@ export class CheckpointRecorder {
    */
   private async readUpTo(head: bigint, from: bigint | null, lastUpTo: bigint | null, tree: MerkleFrontier | null): Promise<CoveredEvents> {
     const covered = new CoveredEvents();
+    const reader = chainHashReaderOf(this.options.store);
     let after = from;
     for (;;) {
-      const page = await this.options.store.readAll({ after, maxCount: this.pageSize });
+      const page = await reader.readChainHashes({ after, maxCount: this.pageSize });
       for (const event of page) {
         if (event.position > head) break;
         tree?.addChainHash(event.chainHash);
