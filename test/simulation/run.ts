@@ -418,7 +418,8 @@ async function deliverNotification(world: World, n: { connector: string; referen
 /**
  * The end of the day: faults healed, the endpoint up, every payer who will act has acted, the
  * provider has decided everything and said so, and the clock runs past every deadline and every
- * callback retry, with the workers running at each stop.
+ * callback retry, with the workers running at each stop. Callbacks that failed for good (their
+ * retries used up while the endpoint was down) are redelivered, as an operator would.
  */
 async function settleEverything(world: World, model: Model): Promise<void> {
   world.faults.failing = false;
@@ -433,6 +434,7 @@ async function settleEverything(world: World, model: Model): Promise<void> {
   // What the last stops started (a scheduled payment whose answer was lost, a callback to retry) gets
   // its own deadlines too: the clock goes on in short steps, then longer ones, until nothing is open.
   for (let round = 0; round < 40 && ((await anythingOpen(world, model)) || (await callbacksOutstanding(world))); round++) {
+    await redeliverFailedCallbacks(world, model);
     await providerDecidesWhatItOwes(world);
     world.clock.advance(round < 10 ? 20 * 60_000 : 3 * 3600_000);
     await world.runWorkers();
@@ -450,11 +452,35 @@ async function providerDecidesWhatItOwes(world: World): Promise<void> {
   }
 }
 
-/** A callback scheduled that the merchant has not acknowledged yet. */
+/**
+ * A callback scheduled that the merchant has not acknowledged yet, or that the gateway does not know
+ * was delivered (the merchant's answer came too late for it).
+ */
 async function callbacksOutstanding(world: World): Promise<boolean> {
   const acknowledged = new Set(world.endpoint.received.filter((r) => r.acknowledged).map((r) => r.deliveryId));
-  const all = await world.api.store.readAll();
-  return all.some((e) => e.type === 'CallbackScheduled' && !acknowledged.has((e.data as { deliveryId: string }).deliveryId));
+  const delivered = new Map<string, boolean>();
+  for (const e of await world.api.store.readAll()) {
+    const { deliveryId } = e.data as { deliveryId?: string };
+    if (deliveryId === undefined || !e.type.startsWith('Callback')) continue;
+    if (e.type === 'CallbackScheduled' || e.type === 'CallbackRedeliveryRequested') delivered.set(deliveryId, false);
+    if (e.type === 'CallbackDelivered') delivered.set(deliveryId, true);
+  }
+  return [...delivered].some(([deliveryId, done]) => !done || !acknowledged.has(deliveryId));
+}
+
+/**
+ * What an operator does once the merchant's endpoint is back: lists the merchant's callbacks that
+ * failed for good on the admin API and redelivers each, which gives it a fresh round of retries.
+ */
+async function redeliverFailedCallbacks(world: World, model: Model): Promise<void> {
+  const headers = { authorization: `Bearer ${world.api.adminToken}` };
+  const listing = await fetch(`${world.baseUrl}/admin/callbacks?merchant_id=${model.merchant.merchant_id}&failed=true&limit=1000`, { headers });
+  if (listing.status !== 200) throw new Error(`the admin API did not list the failed callbacks: ${listing.status} ${await listing.text()}`);
+  const { deliveries } = (await listing.json()) as { deliveries: { delivery_id: string; status: string }[] };
+  for (const d of deliveries.filter((d) => d.status === 'failed')) {
+    const answer = await fetch(`${world.baseUrl}/admin/callbacks/${d.delivery_id}/redeliver`, { method: 'POST', headers });
+    if (answer.status !== 200) throw new Error(`the admin API did not redeliver ${d.delivery_id}: ${answer.status} ${await answer.text()}`);
+  }
 }
 
 async function anythingOpen(world: World, model: Model): Promise<boolean> {
