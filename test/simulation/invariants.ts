@@ -5,14 +5,16 @@
  */
 import { sql } from 'kysely';
 import type { StoredEvent } from '../../src/application/ports/event-store';
-import type { CallbackScheduled } from '../../src/domain/callback-delivery/events';
+import { callbackStreamId, type CallbackEvent, type CallbackScheduled } from '../../src/domain/callback-delivery/events';
+import { parseRetrySchedule } from '../../src/domain/callback-delivery/retry-schedule';
+import { evolveDelivery, initialDeliveryState } from '../../src/domain/callback-delivery/state';
 import { paymentDecider } from '../../src/domain/payment/decider';
 import type { ExistingPayment, PaymentState } from '../../src/domain/payment/state';
 import { payoutBalanceStreamId, type PayoutBalanceEvent } from '../../src/domain/payouts/balance-events';
 import { verifyProjections } from '../../projections/rebuild';
 import { availableOf, evolvePayoutBalance, initialPayoutBalance } from '../../src/domain/payouts/balance-state';
 import { foldPayment, quietly, type Model } from './run';
-import type { World } from './world';
+import { CALLBACK_RETRIES, type ReceivedCallback, type World } from './world';
 
 export class InvariantBroken extends Error {
   constructor(
@@ -34,7 +36,7 @@ export const INVARIANTS = {
   finished: 'no payment unfinished past its deadlines',
   provider: "the gateway's outcome agrees with the provider's",
   ledger: 'the ledger sums to zero per merchant and currency, and each account is the fold of its postings',
-  callbacks: 'every state change is called back once per delivery id, in order, the last with the final status',
+  callbacks: 'every state change is called back once per delivery id, in order, the last with the final status; a delivery gives up only after every retry of its schedule, and says so',
   readModels: 'every read model equals a fresh rebuild from the events',
 } as const;
 
@@ -249,8 +251,10 @@ async function checkCallbacks(world: World, model: Model, folded: Folded[]): Pro
   for (const s of scheduled) {
     if (!folded.some((f) => f.paymentId === s.paymentId)) continue;
     const got = received.filter((r) => r.deliveryId === s.deliveryId);
+    const status = checkDeliveryRecord(s, all.filter((e) => e.streamId === callbackStreamId(s.deliveryId)), got);
     if (!got.some((r) => r.acknowledged)) fail('callbacks', `delivery ${s.deliveryId} (${s.sourceEventType}) never reached the merchant`, s.paymentId);
     if (got.some((r) => r.body !== s.body)) fail('callbacks', `delivery ${s.deliveryId} was sent with another body`, s.paymentId);
+    if (status !== 'delivered') fail('callbacks', `delivery ${s.deliveryId} (${s.sourceEventType}) reached the merchant but ends ${status} at the gateway`, s.paymentId);
   }
   for (const f of folded) {
     // Every change of status is called back.
@@ -277,4 +281,42 @@ async function checkCallbacks(world: World, model: Model, folded: Folded[]): Pro
     const last = orderStatus !== null ? (CHECKOUT_ORDER_STATUS[orderStatus] ?? orderStatus) : lastFields.get('status');
     if (last !== null && last !== f.state.status) fail('callbacks', `the last callback says ${last}, the payment is ${f.state.status}`, f.paymentId);
   }
+}
+
+const RETRY_SCHEDULE = parseRetrySchedule(CALLBACK_RETRIES)!;
+
+/**
+ * One delivery's own record against the retry schedule: each retry waited as long as the schedule
+ * says (an interrupted attempt goes again at once), the gateway gave up only once every retry of a
+ * round had failed and then recorded `CallbackFailed` (an operator finds it there, and only there),
+ * and every attempt it records an answer to did reach the endpoint. Returns how the delivery ends.
+ */
+function checkDeliveryRecord(s: CallbackScheduled['data'], stream: StoredEvent[], got: ReceivedCallback[]): string {
+  const broken = (detail: string): never => fail('callbacks', `delivery ${s.deliveryId} (${s.sourceEventType}) ${detail}`, s.paymentId);
+  let state = initialDeliveryState();
+  let givenUp: number | null = null;
+  for (const e of stream) {
+    const event = { type: e.type, data: e.data } as CallbackEvent;
+    if (givenUp !== null && event.type !== 'CallbackFailed') broken(`used up its retries at attempt ${givenUp} and was not recorded as failed (${event.type} came next)`);
+    givenUp = null;
+    if (state.exists && event.type === 'CallbackAttemptStarted') {
+      const due = state.status === 'pending' ? state.nextAttemptAt : null;
+      if (due === null || Date.parse(event.data.startedAt) < Date.parse(due)) broken(`attempt ${event.data.attempt} started at ${event.data.startedAt} while ${state.status}, due at ${due}`);
+    }
+    if (state.exists && event.type === 'CallbackAttemptFailed' && state.status === 'in_flight' && event.data.attempt === state.attempts) {
+      const retry = state.failuresInRound;
+      const d = event.data;
+      const interrupted = d.statusCode === null && !d.timedOut && (d.error ?? '').startsWith('interrupted');
+      const expected = retry >= RETRY_SCHEDULE.length ? null : new Date(Date.parse(d.failedAt) + (interrupted ? 0 : RETRY_SCHEDULE[retry]!)).toISOString();
+      if (d.nextAttemptAt !== expected) broken(`attempt ${d.attempt} (failure ${retry + 1} of its round) failed at ${d.failedAt} with its next attempt at ${d.nextAttemptAt}; the schedule says ${expected}`);
+      if (expected === null) givenUp = d.attempt;
+    }
+    if (event.type === 'CallbackFailed' && state.exists && state.failuresInRound !== RETRY_SCHEDULE.length + 1)
+      broken(`failed for good after ${state.failuresInRound} failed attempts in its round; the schedule makes ${RETRY_SCHEDULE.length + 1}`);
+    const answered = event.type === 'CallbackDelivered' || (event.type === 'CallbackAttemptFailed' && (event.data.statusCode !== null || event.data.timedOut));
+    if (answered && !got.some((r) => r.attempt === event.data.attempt)) broken(`records an answer to attempt ${event.data.attempt}, which never reached the endpoint`);
+    state = evolveDelivery(state, event);
+  }
+  if (givenUp !== null) broken(`used up its retries at attempt ${givenUp} and was not recorded as failed`);
+  return state.exists ? state.status : 'unknown';
 }

@@ -29,6 +29,8 @@ export type SimStore = 'sqlite' | 'postgres';
 /** Minutes a payer has for 3-D Secure or a redirect before the gateway gives up. */
 export const PAYER_TIMEOUT_MINUTES = 15;
 export const SIM_START = Date.parse('2031-03-03T09:00:00.000Z');
+/** The gateway's callback retries (CALLBACK_RETRY_SCHEDULE), short enough for a run to use them up. */
+export const CALLBACK_RETRIES = '1m,5m,30m,2h,12h';
 
 export class VirtualClock implements Clock {
   constructor(private ms: number) {}
@@ -152,7 +154,7 @@ export class World {
       PAYER_ACTION_TIMEOUT_MINUTES: String(PAYER_TIMEOUT_MINUTES),
       CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
       CALLBACK_TIMEOUT: '2s',
-      CALLBACK_RETRY_SCHEDULE: '1m,5m,30m,2h,12h',
+      CALLBACK_RETRY_SCHEDULE: CALLBACK_RETRIES,
       AUTH_FAILURE_LIMIT: 'off',
       AUTH_FAILURE_IP_LIMIT: 'off',
       AUTH_FAILURE_KEY_LIMIT: 'off',
