@@ -185,6 +185,146 @@ export function eventStoreContract(
       });
     });
 
+    describe('appendMultiple with a version check (a write with no events)', function () {
+      it('lets the other writes commit when the checked stream stands at that version, writing nothing to it', async function () {
+        const [checked, other] = [streamName(), streamName()];
+        await store.append(checked, newEvents(2), NO_STREAM);
+        const head = await store.headPosition();
+        const results = await store.appendMultiple([
+          { streamId: checked, events: [], expected: exactly(1n) },
+          { streamId: other, events: newEvents(1), expected: NO_STREAM },
+        ]);
+        expect(results[0]).to.deep.equal({ nextExpectedVersion: 1n, position: -1n });
+        expect(results[1]!.nextExpectedVersion).to.equal(0n);
+        expect(results[1]!.position > head!).to.equal(true);
+        expect(await store.readStream(checked)).to.have.length(2);
+        expect(await store.streamVersion(checked)).to.equal(1n);
+        expect(await store.readStream(other)).to.have.length(1);
+      });
+
+      it('checks a stream that a write of the same call appended to before it', async function () {
+        const stream = streamName();
+        const results = await store.appendMultiple([
+          { streamId: stream, events: newEvents(2), expected: NO_STREAM },
+          { streamId: stream, events: [], expected: exactly(1n) },
+        ]);
+        expect(results[1]).to.deep.equal({ nextExpectedVersion: 1n, position: -1n });
+        expect(await store.readStream(stream)).to.have.length(2);
+      });
+
+      for (const [label, prepare, checkedAt] of [
+        ['a wrong version', (s: string) => store.append(s, newEvents(2), NO_STREAM), 0n],
+        ['a version the stream has not reached', (s: string) => store.append(s, newEvents(1), NO_STREAM), 1n],
+        ['a missing stream', async () => undefined, 0n],
+      ] as const) {
+        it(`fails the call at ${label}, naming the checked stream, and writes nothing`, async function () {
+          const [checked, fresh, existing] = [streamName(), streamName(), streamName()];
+          await prepare(checked);
+          await store.append(existing, newEvents(1), NO_STREAM);
+          const before = await store.streamVersion(checked);
+          const head = await store.headPosition();
+          const error = await expectRejection(
+            store.appendMultiple([
+              { streamId: checked, events: [], expected: exactly(checkedAt) },
+              { streamId: fresh, events: newEvents(1), expected: NO_STREAM },
+              { streamId: existing, events: newEvents(1), expected: exactly(0n) },
+            ]),
+          );
+          expect(error).to.be.instanceOf(WrongExpectedVersionError);
+          expect((error as WrongExpectedVersionError).streamId).to.equal(checked);
+          expect((error as WrongExpectedVersionError).actual).to.equal(before);
+          expect(await store.streamVersion(checked)).to.equal(before);
+          expect(await store.readStream(fresh)).to.deep.equal([]);
+          expect(await store.readStream(existing)).to.have.length(1);
+          expect(await store.headPosition()).to.equal(head);
+        });
+      }
+
+      if (atomicMultiStream) {
+        it('fails the call when a check placed after the writes does not hold, and writes nothing', async function () {
+          const [checked, fresh] = [streamName(), streamName()];
+          await store.append(checked, newEvents(1), NO_STREAM);
+          const error = await expectRejection(
+            store.appendMultiple([
+              { streamId: fresh, events: newEvents(1), expected: NO_STREAM },
+              { streamId: checked, events: [], expected: exactly(3n) },
+            ]),
+          );
+          expect((error as WrongExpectedVersionError).streamId).to.equal(checked);
+          expect(await store.readStream(fresh)).to.deep.equal([]);
+        });
+      }
+
+      it('refuses a write with no events and any other expected version, writing nothing', async function () {
+        for (const expected of [NO_STREAM, ANY]) {
+          const [empty, fresh] = [streamName(), streamName()];
+          const error = await expectRejection(
+            store.appendMultiple([
+              { streamId: fresh, events: newEvents(1), expected: NO_STREAM },
+              { streamId: empty, events: [], expected },
+            ]),
+          );
+          expect(error).to.be.instanceOf(Error);
+          expect(error).not.to.be.instanceOf(WrongExpectedVersionError);
+          expect(await store.readStream(fresh)).to.deep.equal([]);
+        }
+      });
+
+      it('refuses an append with no events, even at an exact version', async function () {
+        const stream = streamName();
+        await store.append(stream, newEvents(1), NO_STREAM);
+        const error = await expectRejection(store.append(stream, [], exactly(0n)));
+        expect(error).to.be.instanceOf(Error);
+        expect(error).not.to.be.instanceOf(WrongExpectedVersionError);
+      });
+
+      it('commits the other calls of a group where one call\'s check fails', async function () {
+        const checked = streamName();
+        await store.append(checked, newEvents(1), NO_STREAM);
+        const fresh = Array.from({ length: 6 }, () => streamName());
+        // Issued together, so the stores that commit in groups decide them in one group.
+        const outcomes = await Promise.allSettled(
+          fresh.map((stream, i) =>
+            store.appendMultiple([
+              { streamId: checked, events: [], expected: exactly(i === 2 ? 5n : 0n) },
+              { streamId: stream, events: newEvents(1), expected: NO_STREAM },
+            ]),
+          ),
+        );
+        expect(outcomes.map((o) => o.status)).to.deep.equal(fresh.map((_, i) => (i === 2 ? 'rejected' : 'fulfilled')));
+        const refused = outcomes[2] as PromiseRejectedResult;
+        expect(refused.reason).to.be.instanceOf(WrongExpectedVersionError);
+        expect((refused.reason as WrongExpectedVersionError).streamId).to.equal(checked);
+        const written = await Promise.all(fresh.map((stream) => store.readStream(stream)));
+        expect(written.map((events) => events.length)).to.deep.equal(fresh.map((_, i) => (i === 2 ? 0 : 1)));
+        expect(await store.readStream(checked)).to.have.length(1);
+      });
+
+      it('refuses the calls of a group whose check follows another call\'s append to the checked stream', async function () {
+        const checked = streamName();
+        await store.append(checked, newEvents(1), NO_STREAM);
+        const [first, second] = [streamName(), streamName()];
+        const outcomes = await Promise.allSettled([
+          store.appendMultiple([
+            { streamId: checked, events: newEvents(1), expected: exactly(0n) },
+            { streamId: first, events: newEvents(1), expected: NO_STREAM },
+          ]),
+          store.appendMultiple([
+            { streamId: checked, events: [], expected: exactly(0n) },
+            { streamId: second, events: newEvents(1), expected: NO_STREAM },
+          ]),
+        ]);
+        // Either order is a serial one: the check passed before the append, or failed after it.
+        const checkedFirst = outcomes[1]!.status === 'fulfilled';
+        expect(outcomes[0]!.status).to.equal('fulfilled');
+        expect(await store.readStream(checked)).to.have.length(2);
+        expect(await store.readStream(second)).to.have.length(checkedFirst ? 1 : 0);
+        if (!checkedFirst) {
+          expect(((outcomes[1] as PromiseRejectedResult).reason as WrongExpectedVersionError).streamId).to.equal(checked);
+        }
+      });
+    });
+
     describe('streamVersion', function () {
       it('is null for a missing stream and the last version after appends', async function () {
         const stream = streamName();

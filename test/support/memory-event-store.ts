@@ -121,6 +121,9 @@ export class MemoryEventStore implements EventStore {
     // before anything is stored.
     const lengths = new Map<string, number>();
     for (const write of writes) {
+      // No events and an exact version: a version check, which writes nothing. With any other
+      // expected version there is nothing to check, and an empty write is refused like an append.
+      if (write.events.length === 0 && write.expected.kind !== 'exact') throw new Error('An append needs at least one event');
       const length = lengths.get(write.streamId) ?? (this.streams.get(write.streamId) ?? []).length;
       const actual = length === 0 ? null : BigInt(length - 1);
       const e = write.expected;
@@ -129,7 +132,11 @@ export class MemoryEventStore implements EventStore {
       lengths.set(write.streamId, length + write.events.length);
     }
     const results: AppendResult[] = [];
-    for (const write of writes) results.push(await this.append(write.streamId, write.events, write.expected));
+    for (const write of writes) {
+      const e = write.expected;
+      if (write.events.length === 0 && e.kind === 'exact') results.push({ nextExpectedVersion: e.version, position: -1n });
+      else results.push(await this.append(write.streamId, write.events, write.expected));
+    }
     return results;
   }
 

@@ -33,12 +33,15 @@ import {
 import { eventChainHash } from '../../domain/audit/chain-hash';
 import {
   checkExpectedVersion,
+  checkResult,
   type ExistingEventRow,
   isInsideHandlerOf,
+  isVersionCheck,
   reportError,
   resolveRetry,
   runHandler,
   validateAppend,
+  validateWrite,
 } from './shared';
 
 export interface EventStoreDbEventStoreOptions {
@@ -105,10 +108,25 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  /** No multi-stream transactions here: one write after another, stopping at the first refusal. */
+  /**
+   * No multi-stream transactions here: one write after another, stopping at the first refusal. A
+   * version check reads the stream's last revision at its turn, as an append checks its expected
+   * version: it guards the writes after it, not against a writer that gets in once it has passed.
+   */
   async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    // Every write is judged before the first one is made: a malformed one must not leave the
+    // writes before it stored.
+    for (const write of writes) validateWrite(write);
     const results: AppendResult[] = [];
-    for (const write of writes) results.push(await this.append(write.streamId, write.events, write.expected));
+    for (const write of writes) {
+      if (isVersionCheck(write)) {
+        checkExpectedVersion(write.streamId, write.expected, await this.streamVersion(write.streamId));
+        results.push(checkResult(write.expected.version));
+      } else {
+        results.push(await this.append(write.streamId, write.events, write.expected));
+      }
+    }
     return results;
   }
 

@@ -15,7 +15,7 @@ import {
 import type { ChainHashEntry, ChainHashReader } from '../../application/ports/chain-hash-reader';
 import type { TypeFilteredPage, TypeFilteredReader } from '../../application/ports/type-filtered-reader';
 import { eventChainHashOfText } from '../../domain/audit/chain-hash';
-import { checkExpectedVersion, EventIdConflictError, PollingSubscription, resolveRetry, validateAppend } from './shared';
+import { checkExpectedVersion, checkResult, EventIdConflictError, isVersionCheck, PollingSubscription, resolveRetry, validateAppend, validateWrite } from './shared';
 import { surviveConnectionLoss } from '../postgres/survive-connection-loss';
 import {
   decideGroup,
@@ -112,6 +112,8 @@ export class PostgresEventStore implements EventStore, ChainHashReader, TypeFilt
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    // A version check is a write of appendMultiple only: an append always appends.
+    validateAppend(streamId, events);
     return (await this.appendMultiple([{ streamId, events, expected }]))[0]!;
   }
 
@@ -124,7 +126,7 @@ export class PostgresEventStore implements EventStore, ChainHashReader, TypeFilt
    */
   async appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]> {
     this.assertOpen();
-    for (const write of writes) validateAppend(write.streamId, write.events);
+    for (const write of writes) validateWrite(write);
     // Serialised before the append lock is taken: only hashing has to happen while it is held.
     const prepared = writes.map((write) => write.events.map(prepareEvent));
     return new Promise<AppendResult[]>((resolve, reject) => {
@@ -262,6 +264,12 @@ export class PostgresEventStore implements EventStore, ChainHashReader, TypeFilt
     events: PreparedEvent[],
     expected: ExpectedVersion,
   ): Promise<{ result: AppendResult; wrote: boolean }> {
+    const write = { events, expected };
+    if (isVersionCheck(write)) {
+      // A version check: read under the append lock, nothing written.
+      checkExpectedVersion(streamId, expected, await this.currentVersion(streamId, client));
+      return { result: checkResult(write.expected.version), wrote: false };
+    }
     const check = await client.query<{ current: string | null; last_hash: string | null; existing: RawExisting[] }>(
       `select
          head.version::text as current,
@@ -445,8 +453,8 @@ export class PostgresEventStore implements EventStore, ChainHashReader, TypeFilt
     return error;
   }
 
-  private async currentVersion(streamId: string): Promise<bigint | null> {
-    const { rows } = await this.pool.query<{ current: string | null }>(
+  private async currentVersion(streamId: string, client: Pick<PoolClient, 'query'> = this.pool): Promise<bigint | null> {
+    const { rows } = await client.query<{ current: string | null }>(
       'select max(version)::text as current from events where stream_id = $1',
       [streamId],
     );

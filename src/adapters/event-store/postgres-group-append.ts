@@ -7,7 +7,7 @@
 import type { AppendResult, StreamWrite } from '../../application/ports/event-store';
 import { eventChainHashOfText } from '../../domain/audit/chain-hash';
 import type { PreparedEvent, RawExisting } from './postgres-rows';
-import { checkExpectedVersion, type ExistingEventRow, resolveRetry } from './shared';
+import { checkExpectedVersion, checkResult, type ExistingEventRow, isVersionCheck, resolveRetry } from './shared';
 
 export interface GroupCall {
   writes: StreamWrite[];
@@ -25,8 +25,11 @@ export interface StagedEvent {
 interface DecidedWrite {
   streamId: string;
   version: bigint;
-  /** Set when the write was stored before: it is answered as the first attempt was. */
-  retry?: AppendResult;
+  /**
+   * Set when the write inserts nothing: stored before (answered as the first attempt was), or a
+   * version check.
+   */
+  answered?: AppendResult;
 }
 
 export type CallAnswer = { ok: true; writes: DecidedWrite[] } | { ok: false; error: unknown };
@@ -88,9 +91,14 @@ export function decideGroup(group: GroupCall[], heads: Map<string, StreamHead>, 
 }
 
 function decideWrite(write: StreamWrite, events: PreparedEvent[], working: Map<string, StreamHead>, existing: ExistingEventRow[], staged: StagedEvent[]): DecidedWrite {
+  if (isVersionCheck(write)) {
+    // The head is the one read under the lock, advanced by the calls accepted before this one.
+    checkExpectedVersion(write.streamId, write.expected, working.get(write.streamId)?.version ?? null);
+    return { streamId: write.streamId, version: write.expected.version, answered: checkResult(write.expected.version) };
+  }
   const mine = existing.filter((row) => events.some((p) => p.event.id === row.eventId));
   const retry = resolveRetry(write.streamId, events.map((p) => p.event), mine);
-  if (retry) return { streamId: write.streamId, version: retry.nextExpectedVersion, retry };
+  if (retry) return { streamId: write.streamId, version: retry.nextExpectedVersion, answered: retry };
   const head = working.get(write.streamId) ?? { version: null, hash: null };
   checkExpectedVersion(write.streamId, write.expected, head.version);
   let version = head.version ?? -1n;
@@ -125,7 +133,7 @@ export function resultsOfGroup(answers: CallAnswer[], staged: StagedEvent[], pos
   for (const r of staged) lastPosition.set(`${r.streamId}\u0000${r.version}`, positions.get(r.event.event.id)!);
   return answers.map((answer) =>
     answer.ok
-      ? answer.writes.map((w) => w.retry ?? { nextExpectedVersion: w.version, position: lastPosition.get(`${w.streamId}\u0000${w.version}`)! })
+      ? answer.writes.map((w) => w.answered ?? { nextExpectedVersion: w.version, position: lastPosition.get(`${w.streamId}\u0000${w.version}`)! })
       : { error: answer.error },
   );
 }

@@ -46,6 +46,31 @@ export function validateAppend(streamId: string, events: NewEvent[]): void {
   }
 }
 
+/**
+ * Rejects writes of an `appendMultiple` that no store could perform sensibly, before any I/O. A
+ * write with no events is a version check (an `exact` expected version and nothing to write);
+ * with any other expected version it checks nothing and is refused like an empty append.
+ */
+export function validateWrite(write: { streamId: string; events: NewEvent[]; expected: ExpectedVersion }): void {
+  if (isVersionCheck(write)) {
+    if (typeof write.streamId !== 'string' || write.streamId.length === 0) {
+      throw new TypeError('a version check needs a non-empty stream id');
+    }
+    return;
+  }
+  validateAppend(write.streamId, write.events);
+}
+
+/** A write of `appendMultiple` that writes nothing and only holds the call to a stream's version. */
+export function isVersionCheck(write: { events: readonly unknown[]; expected: ExpectedVersion }): write is { events: readonly unknown[]; expected: { kind: 'exact'; version: bigint } } {
+  return write.events.length === 0 && write.expected.kind === 'exact';
+}
+
+/** What a version check answers: the version it held the stream to, and no position (nothing written). */
+export function checkResult(version: bigint): AppendResult {
+  return { nextExpectedVersion: version, position: -1n };
+}
+
 export function checkExpectedVersion(
   streamId: string,
   expected: ExpectedVersion,

@@ -17,7 +17,7 @@ import {
 } from '../../application/ports/event-store';
 import { canonicalJson } from '../../domain/audit/canonical-json';
 import { eventChainHash, eventChainHashOfText } from '../../domain/audit/chain-hash';
-import { checkExpectedVersion, EventIdConflictError, type ExistingEventRow, resolveRetry } from './shared';
+import { checkExpectedVersion, checkResult, EventIdConflictError, type ExistingEventRow, isVersionCheck, resolveRetry } from './shared';
 
 export const EVENTS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -186,6 +186,8 @@ class SqliteAppender {
    * table's unique keys refuse such an append anyway, and then the item is run again carefully.
    */
   appendFast(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+    // A refused check is refused the same way carefully: no need to run the item again.
+    if (isVersionCheck(pending)) return this.checkVersion(pending, heads);
     const { streamId, expected } = pending;
     // A stream expected not to exist starts at version 0, which its existing events would hold.
     const head = expected.kind === 'no_stream' && !heads.has(streamId) ? null : this.headOf(streamId, heads);
@@ -204,12 +206,23 @@ class SqliteAppender {
 
   /** Every check, in order: a retry of a stored append answers as the first attempt did. */
   appendCareful(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+    if (isVersionCheck(pending)) return this.checkVersion(pending, heads);
     const { streamId, events, expected } = pending;
     const retry = resolveRetry(streamId, events, this.findExisting(events));
     if (retry) return retry;
     const head = this.headOf(streamId, heads);
     checkExpectedVersion(streamId, expected, head?.version ?? null);
     return this.insertEvents(pending, head, heads);
+  }
+
+  /**
+   * A write with no events: the stream's head is always looked up (never assumed absent, as the
+   * fast path does for `no_stream`), and nothing is inserted, so the heads map is left as it was.
+   */
+  private checkVersion(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+    const { streamId, expected } = pending;
+    checkExpectedVersion(streamId, expected, this.headOf(streamId, heads)?.version ?? null);
+    return checkResult((expected as Extract<ExpectedVersion, { kind: 'exact' }>).version);
   }
 
   private findExisting(events: NewEvent[]): ExistingEventRow[] {

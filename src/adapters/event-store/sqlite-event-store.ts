@@ -14,7 +14,7 @@ import {
 } from '../../application/ports/event-store';
 import type { ChainHashEntry, ChainHashReader } from '../../application/ports/chain-hash-reader';
 import type { TypeFilteredPage, TypeFilteredReader } from '../../application/ports/type-filtered-reader';
-import { PollingSubscription, validateAppend } from './shared';
+import { PollingSubscription, validateAppend, validateWrite } from './shared';
 import {
   type BatchItem,
   type BatchResult,
@@ -205,6 +205,12 @@ export class SqliteEventStore implements EventStore, ChainHashReader, TypeFilter
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    // A version check is a write of appendMultiple only: an append always appends.
+    try {
+      validateAppend(streamId, events);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.appendMultiple([{ streamId, events, expected }]).then((results) => results[0]!);
   }
 
@@ -213,7 +219,7 @@ export class SqliteEventStore implements EventStore, ChainHashReader, TypeFilter
     let item: StreamWrite[];
     try {
       this.assertOpen();
-      for (const write of writes) validateAppend(write.streamId, write.events);
+      for (const write of writes) validateWrite(write);
       // Serialised here, not when the batch is sent: a value without a JSON form fails this append
       // alone instead of the whole batch.
       item = this.writer ? writes.map(toWire) : writes;

@@ -49,9 +49,9 @@ export interface StoredEvent extends NewEvent {
 }
 
 export interface AppendResult {
-  /** Version of the last event of the stream after the append. */
+  /** Version of the last event of the stream after the append (after a version check: the checked version). */
   nextExpectedVersion: bigint;
-  /** Global position of the last appended event. */
+  /** Global position of the last appended event; -1 for a version check, which appends nothing. */
   position: bigint;
 }
 
@@ -123,6 +123,15 @@ export interface EventStore {
    * atomically: every write or none (a WrongExpectedVersionError names the stream that refused).
    * EventStoreDB has no multi-stream transaction: there the writes happen one after another and
    * stop at the first refusal, so callers order them so that a partial write is harmless.
+   *
+   * A write with no events and an `exact` expected version is a version check: the call commits
+   * only if that stream still stands at that version, and nothing is written to it. Its result is
+   * `{ nextExpectedVersion: <that version>, position: -1n }`; a mismatch (or a missing stream)
+   * throws a WrongExpectedVersionError naming the checked stream, and nothing of the call is
+   * written (on EventStoreDB the check reads the stream's last revision before the writes that
+   * follow it, so a check placed first guards all of them). It lets a caller confirm that what it
+   * cached from a stream is still current in the same round trip as its writes. A write with no
+   * events and any other expected version is refused, as is an `append` with no events.
    */
   appendMultiple(writes: StreamWrite[]): Promise<AppendResult[]>;
   /**
