@@ -42,6 +42,20 @@ export interface MerchantCredentials {
 /** A merchant with its password decrypted, for request authentication only. */
 export interface MerchantAccount extends Omit<MerchantRecord, 'passwordCiphertext'> {
   password: string;
+  /**
+   * The version of the merchant's stream these settings were read at: a write that must only
+   * happen under current settings carries it as a version check (MerchantService.current).
+   */
+  settingsVersion: bigint;
+}
+
+export interface MerchantLookupOptions {
+  /**
+   * Default true: the cached settings are confirmed against the merchant's stream first. False
+   * hands a cached account out unconfirmed, for a caller that confirms it itself (its write
+   * carries `settingsVersion` as a check, or it asks `isCurrent` before answering a refusal).
+   */
+  verify?: boolean;
 }
 
 export interface RegisterMerchantInput {
@@ -110,7 +124,7 @@ export class MerchantService {
   /** Client key to merchant id never changes once registered, so it is safe to keep. */
   private readonly idByClientKey = new Map<string, string>();
   private readonly idByMerchantKey = new Map<string, string>();
-  private readonly accounts = new Map<string, { account: MerchantAccount; version: bigint }>();
+  private readonly accounts = new Map<string, MerchantAccount>();
 
   constructor(
     private readonly deps: {
@@ -219,7 +233,7 @@ export class MerchantService {
   }
 
   /** Finds a merchant by S2S client key; a merchant created a moment ago by another process is found too. */
-  async byClientKey(clientKey: string): Promise<MerchantAccount | undefined> {
+  async byClientKey(clientKey: string, options: MerchantLookupOptions = {}): Promise<MerchantAccount | undefined> {
     let merchantId = this.idByClientKey.get(clientKey);
     if (merchantId === undefined) {
       let record = await this.deps.lookup.merchantByClientKey(clientKey);
@@ -232,7 +246,7 @@ export class MerchantService {
       if (this.idByClientKey.size > 100_000) this.idByClientKey.clear();
       this.idByClientKey.set(clientKey, merchantId);
     }
-    return this.current(merchantId);
+    return this.current(merchantId, options.verify ?? true);
   }
 
   /** Finds a merchant by Checkout merchant key, like `byClientKey`. */
@@ -262,18 +276,27 @@ export class MerchantService {
    * very next request to obey, from whichever process changed them. So they come from the
    * merchant's stream, not a lagging read model; a cached copy is used only while the stream's
    * version says nothing was appended since.
+   *
+   * The version read costs a store round trip on every request. A caller that makes a write anyway
+   * can skip it (`verify: false`) and carry the account's `settingsVersion` in that write as a
+   * version check: the write then commits only if the settings it was decided under are still
+   * current, and a refused check sends it back for the current ones.
    */
-  private async current(merchantId: string): Promise<MerchantAccount | undefined> {
-    const streamId = merchantStreamId(merchantId);
+  private async current(merchantId: string, verify = true): Promise<MerchantAccount | undefined> {
     const cached = this.accounts.get(merchantId);
-    if (cached && (await this.deps.store.streamVersion(streamId)) === cached.version) return cached.account;
-    const { state, version } = await loadState(this.deps.store, streamId, merchantDecider);
+    if (cached && (!verify || (await this.isCurrent(cached)))) return cached;
+    const { state, version } = await loadState(this.deps.store, merchantStreamId(merchantId), merchantDecider);
     if (!state.exists || version === null) return undefined;
     const { exists: _exists, ...settings } = state;
-    const account = this.account(settings);
+    const account = this.account(settings, version);
     if (this.accounts.size > 100_000) this.accounts.clear();
-    this.accounts.set(merchantId, { account, version });
+    this.accounts.set(merchantId, account);
     return account;
+  }
+
+  /** Whether nothing was appended to the merchant's stream since its account was read. */
+  async isCurrent(account: MerchantAccount): Promise<boolean> {
+    return (await this.deps.store.streamVersion(merchantStreamId(account.merchantId))) === account.settingsVersion;
   }
 
   async byId(merchantId: string): Promise<MerchantRecord | undefined> {
@@ -292,13 +315,13 @@ export class MerchantService {
     return found;
   }
 
-  private account(record: MerchantRecord): MerchantAccount {
+  private account(record: MerchantRecord, settingsVersion: bigint): MerchantAccount {
     let password = this.passwords.get(record.passwordCiphertext);
     if (password === undefined) {
       password = this.deps.cipher.decrypt(record.passwordCiphertext);
       this.passwords.set(record.passwordCiphertext, password);
     }
     const { passwordCiphertext: _ciphertext, ...rest } = record;
-    return { ...rest, password };
+    return { ...rest, password, settingsVersion };
   }
 }

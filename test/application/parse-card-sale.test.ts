@@ -15,6 +15,7 @@ const terms: MerchantTerms = {
   methodEnabled: () => true,
   cardOnFileSupport: false,
   requiredFields: [],
+  settingsAt: { streamId: 'merchant-m-1', version: 0n },
 };
 
 const form = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -6,10 +6,13 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
+import { WrongExpectedVersionError } from '../../application/ports/event-store';
+import type { MerchantAccount } from '../../application/merchant-service';
+import { merchantStreamId } from '../../domain/merchant/events';
 import { ipAllowed } from '../../domain/merchant/ip-allowlist';
 import { keyEnvironment } from '../../domain/merchant/keys';
 import { admitOrRefuse, countingHashFailures, merchantSubject } from '../auth-throttle';
-import { errors } from '../errors';
+import { ApiError, errors } from '../errors';
 import { normalizeForm, repeatedNames, SENT_MORE_THAN_ONCE } from '../form';
 import { s2sActions } from './actions';
 import { isS2sActionName } from './actions/names';
@@ -39,7 +42,12 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
     }
     const keyEnv = keyEnvironment(clientKey);
     if (keyEnv !== null && keyEnv !== deps.environment) throw errors.otherEnvironmentKey();
-    const merchant = await deps.merchants.byClientKey(clientKey);
+    // A merchant's settings must hold for the very next request (MerchantService.current). A SALE
+    // writes anyway, so it skips confirming cached ones first: its first write carries their
+    // version as a check (SaleRequest.merchantSettingsAt), and what it answers without that write
+    // is confirmed after the fact below.
+    const verify = name !== 'SALE';
+    const merchant = await deps.merchants.byClientKey(clientKey, { verify });
     const subject = merchant ? merchantSubject(merchant) : null;
     // Before anything about the merchant is answered: a locked client learns nothing more.
     admitOrRefuse(ctx, deps.throttle, subject);
@@ -47,17 +55,36 @@ export function registerS2sRoutes(router: Router, deps: S2sDeps): void {
       deps.throttle?.failed(ctx.ip, null, ctx.state.requestId);
       throw errors.invalid([errors.field('client_key', 'Merchant not found.')]);
     }
-    if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
-    // A name sent twice is said as such, in place of what its schema would say of the list.
-    const repeated = repeatedNames(form);
-    const fieldErrors = [
-      ...repeated.map((field) => errors.field(field, SENT_MORE_THAN_ONCE)),
-      ...chosen.validate(form).filter((e) => !repeated.some((field) => e.error_message.startsWith(`${field}: `) || e.error_message.startsWith(`${field}[`))),
-    ];
-    if (fieldErrors.length) throw errors.invalid(fieldErrors);
+    const serve = (merchant: MerchantAccount) => {
+      if (!ipAllowed(merchant.ipAllowlist, ctx.request.ip)) throw errors.ipNotAllowed();
+      // A name sent twice is said as such, in place of what its schema would say of the list.
+      const repeated = repeatedNames(form);
+      const fieldErrors = [
+        ...repeated.map((field) => errors.field(field, SENT_MORE_THAN_ONCE)),
+        ...chosen.validate(form).filter((e) => !repeated.some((field) => e.error_message.startsWith(`${field}: `) || e.error_message.startsWith(`${field}[`))),
+      ];
+      if (fieldErrors.length) throw errors.invalid(fieldErrors);
+      return chosen.handle({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip });
+    };
     // Every action checks its hash before anything else it answers; this is where a wrong one is counted.
-    ctx.body = await countingHashFailures(ctx, deps.throttle, subject, () =>
-      chosen.handle({ form, merchant, requestId: ctx.state.requestId, ip: ctx.request.ip }),
-    );
+    ctx.body = await countingHashFailures(ctx, deps.throttle, subject, async () => {
+      if (verify) return serve(merchant);
+      try {
+        return await serve(merchant);
+      } catch (error) {
+        // The settings' check refused the write, or a refusal (decided before any write, or by a
+        // write refused after the check) came from settings that have changed since: the request
+        // is served again under the current ones. Anything else stands as it is.
+        if (!(await decidedUnderStaleSettings(deps, merchant, error))) throw error;
+        const current = await deps.merchants.byClientKey(clientKey);
+        if (!current) throw error;
+        return serve(current);
+      }
+    });
   });
+}
+
+async function decidedUnderStaleSettings(deps: S2sDeps, merchant: MerchantAccount, error: unknown): Promise<boolean> {
+  if (error instanceof WrongExpectedVersionError) return error.streamId === merchantStreamId(merchant.merchantId);
+  return error instanceof ApiError && !(await deps.merchants.isCurrent(merchant));
 }

@@ -41,6 +41,14 @@ export type SaleRequest = Omit<
   cardOnFileSupport?: boolean;
   /** The merchant's connectors, in the order to try them; absent: every configured connector's first. */
   connectors?: readonly string[];
+  /**
+   * The merchant's stream and the version of the settings this SALE was decided under (its terms).
+   * The payment's first write carries it as a version check: the SALE is recorded only if the
+   * settings are still current, and is refused with a WrongExpectedVersionError naming the
+   * merchant's stream otherwise (the caller then asks again under the current ones). Absent: the
+   * caller confirmed the settings before.
+   */
+  merchantSettingsAt?: { streamId: string; version: bigint };
 };
 
 /** A schedule attached to a payment that starts (or continues) a chain. */

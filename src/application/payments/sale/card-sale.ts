@@ -43,5 +43,6 @@ function orderOf(command: CardSaleCommand): Omit<SaleRequest, 'card' | 'method' 
     cardOnFileSupport: terms.cardOnFileSupport,
     connectors: terms.connectors,
     merchantPaymentMode: terms.paymentMode,
+    merchantSettingsAt: terms.settingsAt,
   };
 }

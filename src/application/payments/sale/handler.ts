@@ -7,7 +7,7 @@ import { newId } from '../../new-id';
 import { DUPLICATE_WINDOW_MS } from '../../../domain/order/order-reservation';
 import type { ExistingPayment } from '../../../domain/payment/state';
 import { orderReservation, orderReserved, orderTaken, repeatOf } from '../../order-reservation';
-import type { EventMetadata } from '../../ports/event-store';
+import { exactly, WrongExpectedVersionError, type EventMetadata } from '../../ports/event-store';
 import type { PaymentDeps } from '../deps';
 import { DuplicatePaymentError } from '../errors';
 import { paymentStream } from '../payment-stream';
@@ -31,9 +31,17 @@ export async function sale(deps: PaymentDeps, request: InternalSale): Promise<Sa
  * A SALE whose order id is reserved already: the original payment's outcome within the duplicate
  * window, else DuplicatePaymentError; null while the order id is free. Asked before work that must
  * not be done twice for one order (a wallet token is opened once: a repeat answers from the original).
+ *
+ * A repeat writes nothing, so no write carries the merchant settings' version check
+ * (`merchantSettingsAt`): it is read here instead, and a stale one refused the way the write would.
  */
-export async function repeatedOrder(deps: PaymentDeps, request: Pick<SaleRequest, 'merchantId' | 'orderId'>): Promise<ExistingPayment | null> {
+export async function repeatedOrder(deps: PaymentDeps, request: Pick<SaleRequest, 'merchantId' | 'orderId' | 'merchantSettingsAt'>): Promise<ExistingPayment | null> {
   if (!(await orderReserved(deps.store, request))) return null;
+  const settings = request.merchantSettingsAt;
+  if (settings) {
+    const actual = await deps.store.streamVersion(settings.streamId);
+    if (actual !== settings.version) throw new WrongExpectedVersionError(settings.streamId, exactly(settings.version), actual);
+  }
   return replayOrReject(deps, request);
 }
 

@@ -4,7 +4,7 @@
  * connectors.
  */
 import { merchantConnectors } from '../../../domain/merchant/connectors';
-import type { PaymentMode } from '../../../domain/merchant/events';
+import { merchantStreamId, type PaymentMode } from '../../../domain/merchant/events';
 import { methodEnabled } from '../../../domain/merchant/methods';
 import type { MerchantAccount } from '../../merchant-service';
 
@@ -22,6 +22,8 @@ export interface MerchantTerms {
   cardOnFileSupport: boolean;
   /** Optional SALE fields this merchant's Protocol Mapping makes Required. */
   requiredFields: readonly string[];
+  /** The merchant's stream and the version these terms were read at: the SALE's write checks it. */
+  settingsAt: { streamId: string; version: bigint };
 }
 
 export function merchantTermsOf(merchant: MerchantAccount): MerchantTerms {
@@ -33,5 +35,6 @@ export function merchantTermsOf(merchant: MerchantAccount): MerchantTerms {
     methodEnabled: (method) => methodEnabled(merchant, method),
     cardOnFileSupport: merchant.cardOnFileSupport === true,
     requiredFields: merchant.protocolMapping.requiredFields,
+    settingsAt: { streamId: merchantStreamId(merchant.merchantId), version: merchant.settingsVersion },
   };
 }

@@ -32,6 +32,7 @@ export async function methodSale(deps: PaymentDeps, command: MethodSaleCommand, 
     cardOnFileSupport: terms.cardOnFileSupport,
     connectors: terms.connectors,
     merchantPaymentMode: terms.paymentMode,
+    merchantSettingsAt: terms.settingsAt,
   };
   if (!command.wallet) return sale(deps, { ...request, method, storeCard: false });
   const { brand: _wallet, parameters: _token, ...methodFields } = method;

@@ -11,7 +11,7 @@ import { connectorOf, type ExistingPayment, type PaymentState } from '../../../d
 import { WalletTokenRefused } from '../../../domain/wallets/refusals';
 import { toNewEvent } from '../../command-handler';
 import type { PaymentInstrument, PaymentRequest } from '../../ports/connector';
-import { NO_STREAM, type EventMetadata, type ExpectedVersion, type NewEvent } from '../../ports/event-store';
+import { exactly, NO_STREAM, type EventMetadata, type ExpectedVersion, type NewEvent } from '../../ports/event-store';
 import { isTokenReuse } from '../../wallets';
 import { callConnector, toAuthorizationResult } from '../connector-calls';
 import type { PaymentDeps } from '../deps';
@@ -62,6 +62,11 @@ export async function startPayment(
  * (or session attempt, or chain date) and the intent to charge are recorded before any connector is
  * asked. A wallet token's one-time record goes in the same write, after the claim: a repeat of the
  * order meets the reservation first (and gets the original outcome), a reused token meets its record.
+ *
+ * A SALE decided under merchant settings nobody confirmed (`merchantSettingsAt`) puts their
+ * version check before all of it: on EventStoreDB, where the writes go one after another, a refused
+ * check leaves nothing written; and everywhere, a claim refused after the check passed (a repeated
+ * order) was met under current settings, so its answer may follow.
  */
 async function recordStart(
   deps: PaymentDeps,
@@ -78,7 +83,9 @@ async function recordStart(
   };
   const redemption = request.card?.kind === 'wallet' ? request.card.redemption : null;
   try {
-    const results = await deps.store.appendMultiple([...(claim ? [claim] : []), ...(redemption ? [redemption] : []), paymentWrite]);
+    const settings = request.merchantSettingsAt;
+    const check = settings ? [{ streamId: settings.streamId, events: [], expected: exactly(settings.version) }] : [];
+    const results = await deps.store.appendMultiple([...check, ...(claim ? [claim] : []), ...(redemption ? [redemption] : []), paymentWrite]);
     return results[results.length - 1]!.nextExpectedVersion;
   } catch (error) {
     if (redemption && isTokenReuse(error, redemption)) throw new WalletTokenRefused('the token was used before');
