@@ -300,6 +300,35 @@ export function eventStoreContract(
         expect(await store.readStream(checked)).to.have.length(1);
       });
 
+      it('decides checks in a group that also repeats an event id (the stores\' call-by-call path)', async function () {
+        const checked = streamName();
+        await store.append(checked, newEvents(1), NO_STREAM);
+        const [repeated, passing, failing] = [streamName(), streamName(), streamName()];
+        const events = newEvents(1);
+        const outcomes = await Promise.allSettled([
+          // A store that commits while the next group gathers commits this one alone; the rest
+          // then share a group.
+          store.appendMultiple([{ streamId: streamName(), events: newEvents(1), expected: NO_STREAM }]),
+          store.appendMultiple([{ streamId: repeated, events, expected: ANY }]),
+          store.appendMultiple([{ streamId: repeated, events, expected: ANY }]),
+          store.appendMultiple([
+            { streamId: checked, events: [], expected: exactly(0n) },
+            { streamId: passing, events: newEvents(1), expected: NO_STREAM },
+          ]),
+          store.appendMultiple([
+            { streamId: checked, events: [], expected: exactly(1n) },
+            { streamId: failing, events: newEvents(1), expected: NO_STREAM },
+          ]),
+        ]);
+        expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+        expect((outcomes[3] as PromiseFulfilledResult<AppendResult[]>).value[0]).to.deep.equal({ nextExpectedVersion: 0n, position: -1n });
+        expect(((outcomes[4] as PromiseRejectedResult).reason as WrongExpectedVersionError).streamId).to.equal(checked);
+        expect(await store.readStream(repeated)).to.have.length(1);
+        expect(await store.readStream(passing)).to.have.length(1);
+        expect(await store.readStream(failing)).to.deep.equal([]);
+        expect(await store.readStream(checked)).to.have.length(1);
+      });
+
       it('refuses the calls of a group whose check follows another call\'s append to the checked stream', async function () {
         const checked = streamName();
         await store.append(checked, newEvents(1), NO_STREAM);
