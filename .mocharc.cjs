@@ -9,7 +9,7 @@ const fs = require('node:fs');
 
 const named = process.argv.slice(2).filter((arg) => !arg.startsWith('-') && /^(\.\/)?test\//.test(arg) && fs.existsSync(arg));
 const oneFile = named.length === 1 && fs.statSync(named[0]).isFile();
-// Two workers by default: on a 2-core machine the whole suite takes about five minutes that way;
+// Two workers by default: on a 2-core machine the whole suite takes five to ten minutes that way;
 // four workers ran slower than two.
 const jobs = Number(process.env.TEST_JOBS) || 2;
 
