@@ -121,13 +121,11 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
   if (stopMetrics) stops.push(stopMetrics);
   const demoMerchant = listener && role === 'all' && config.environment === 'sandbox' ? await ensureDemoMerchant(gateway) : null;
   const server = listener ? serveApi(listener, gateway) : null;
-  const address = server?.address();
-  const port = address && typeof address === 'object' ? address.port : config.port;
-  const baseUrl = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
   return {
     gateway,
     server,
-    baseUrl,
+    // withBoundPort already named the bound port in it.
+    baseUrl: config.publicBaseUrl,
     demoMerchant,
     notifier,
     logCheck,
