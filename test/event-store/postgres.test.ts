@@ -108,10 +108,11 @@ describe('PostgreSQL event store', function () {
       expect(seen.map((event) => event.id)).to.deep.equal(all.map((event) => event.id));
     });
 
-    it('holds commit order when the transaction with the lower position commits late', async function () {
-      const [slowWriter, fastWriter, reader] = [await openStore(), await openStore(), await openStore(2)];
-      // A trigger stalls appends to "slow-" streams after their position has been allocated and
-      // before they commit: exactly the window in which another writer could overtake them.
+    /**
+     * A trigger that stalls appends to "slow-" streams after their position has been allocated and
+     * before they commit: exactly the window in which another writer could overtake them.
+     */
+    async function stallSlowStreams(): Promise<void> {
       const admin = new Client({ connectionString: url });
       await admin.connect();
       try {
@@ -125,6 +126,11 @@ describe('PostgreSQL event store', function () {
       } finally {
         await admin.end();
       }
+    }
+
+    it('holds commit order when the transaction with the lower position commits late', async function () {
+      const [slowWriter, fastWriter, reader] = [await openStore(), await openStore(), await openStore(2)];
+      await stallSlowStreams();
       const seen: StoredEvent[] = [];
       const subscription = reader.subscribeToAll({ after: null, onEvent: (e) => void seen.push(e) });
 
@@ -141,19 +147,7 @@ describe('PostgreSQL event store', function () {
 
     it('a type-filtered follower never scans past an event whose transaction commits late', async function () {
       const [slowWriter, fastWriter, reader] = [await openStore(), await openStore(), await openStore()];
-      const admin = new Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`
-          create function stall_slow_streams() returns trigger language plpgsql as $$
-          begin
-            if new.stream_id like 'slow-%' then perform pg_sleep(0.3); end if;
-            return new;
-          end $$;
-          create trigger stall after insert on events for each row execute function stall_slow_streams();`);
-      } finally {
-        await admin.end();
-      }
+      await stallSlowStreams();
       const handed: StoredEvent[] = [];
       let after: bigint | null = null;
       let following = true;

@@ -41,6 +41,19 @@ describe('payout balance feeder checkpoint on a busy database', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** A checkpoint held in memory: every save lands, and `saved` tells where. */
+  const memoryCheckpoint = (initial: bigint | null): WorkerCheckpoint & { saved: bigint | null } => {
+    const checkpoint = {
+      saved: initial,
+      load: async () => checkpoint.saved,
+      save: async (position: bigint) => void (checkpoint.saved = position),
+      trySave: async (position: bigint) => {
+        checkpoint.saved = position;
+        return true;
+      },
+    };
+    return checkpoint;
+  };
   const feederWith = (checkpoint: WorkerCheckpoint) => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock() });
 
   it('Given the read models\' write lock held by another connection, when a pass runs, then the sale reaches the balance within a second and the checkpoint is saved once the lock is gone', async () => {
@@ -104,22 +117,14 @@ describe('payout balance feeder checkpoint on a busy database', function () {
 
   it('Given a pass catching up a long log, when the gateway stops, then the pass ends after the page in hand with its checkpoint there, and the next pass feeds the rest once', async () => {
     for (let i = 0; i < 5; i++) await settledSale(g, merchantId);
-    let saved: bigint | null = null;
-    const checkpoint: WorkerCheckpoint = {
-      load: async () => saved,
-      save: async (position) => void (saved = position),
-      trySave: async (position) => {
-        saved = position;
-        return true;
-      },
-    };
+    const checkpoint = memoryCheckpoint(null);
     const paged = (size: number) => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock(), pageSize: size });
     const stopping = new AbortController();
     stopping.abort();
 
     const sentBeforeStop = await paged(2).runOnce(stopping.signal);
     const [, second] = await g.store.readAll({ after: null, maxCount: 2 });
-    expect(saved, 'checkpoint after the one page read').to.equal(second!.position);
+    expect(checkpoint.saved, 'checkpoint after the one page read').to.equal(second!.position);
 
     // A new process (a fresh feeder) starts from that checkpoint.
     const sentAfter = await paged(200).runOnce();
@@ -128,16 +133,8 @@ describe('payout balance feeder checkpoint on a busy database', function () {
   });
 
   it('Given a sale after hundreds of events that move no money, when passes run with small pages, then a page of none of them moves the checkpoint past it, and the sale is fed once with the checkpoint where the scan ended', async () => {
-    let saved: bigint | null = await g.store.headPosition();
-    const start = saved;
-    const checkpoint: WorkerCheckpoint = {
-      load: async () => saved,
-      save: async (position) => void (saved = position),
-      trySave: async (position) => {
-        saved = position;
-        return true;
-      },
-    };
+    const checkpoint = memoryCheckpoint(await g.store.headPosition());
+    const start = checkpoint.saved;
     const paged = () => new BalanceFeeder({ store: g.store, balances: g.payouts.balances, checkpoint, clock: new TestClock(), pageSize: 50 });
     const noise = (count: number) => Array.from({ length: count }, (_, i) => ({ id: randomUUID(), type: 'NoteTaken', schemaVersion: 1, data: { i } }));
     for (let i = 0; i < 6; i++) await g.store.append(`notes-${randomUUID()}`, noise(50), NO_STREAM);
@@ -152,7 +149,7 @@ describe('payout balance feeder checkpoint on a busy database', function () {
       const stopping = new AbortController();
       stopping.abort();
       expect(await paged().runOnce(stopping.signal), 'movements of a page of notes').to.equal(0);
-      expect(saved, 'checkpoint after a page of notes').to.equal(fiftieth);
+      expect(checkpoint.saved, 'checkpoint after a page of notes').to.equal(fiftieth);
 
       expect(await paged().runOnce(), 'movements of the rest').to.equal(1);
       expect(readAll.callCount, 'events read whole by readAll').to.equal(0);
@@ -161,10 +158,10 @@ describe('payout balance feeder checkpoint on a busy database', function () {
     }
     expect((await g.payouts.balance(merchantId, 'EUR')).available).to.equal(1250);
     // Where the scan ended, past the notes after the sale: not at the sale's last money event.
-    expect(saved).to.equal(lastNote);
+    expect(checkpoint.saved).to.equal(lastNote);
     expect(lastNote! >= settled.position + 30n).to.equal(true);
     // The next pass scans what this one recorded on the balance, and moves no money twice.
     expect(await paged().runOnce()).to.equal(0);
-    expect(saved).to.equal(await g.store.headPosition());
+    expect(checkpoint.saved).to.equal(await g.store.headPosition());
   });
 });
