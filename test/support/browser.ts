@@ -15,6 +15,33 @@ export const chromiumPath = (): string | null => CANDIDATES.find((p) => existsSy
 export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 
 /**
+ * Chromium honours only the last `--disable-features`, so this list repeats the features
+ * playwright-core disables by default (`disabled-features.test.ts` fails when they drift apart) and
+ * adds the omnibox popups. Chromium builds those popups' pages for every new window, which is every
+ * browser context a test opens: that cost a third of the browser's CPU per context, and the
+ * browser suites are CPU-bound on two cores.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
  * Call from a `before` hook with the suite's `this`: returns a browser, or skips the suite (and
  * fails under CI=true) when no chromium is installed.
  */
@@ -30,6 +57,7 @@ export async function launchBrowser(ctx: Mocha.Context): Promise<Browser> {
     executablePath: executablePath!,
     headless: true,
     args: [
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
       '--headless',
       '--no-sandbox',
       '--disable-gpu',
