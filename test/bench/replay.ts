@@ -10,6 +10,7 @@
  * hotspot summary under test-artifacts/cpu-profiles/).
  */
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,7 @@ const { distIsCurrent, compiledTwin } = require('../../src/adapters/os/dist-buil
 
 export const REPLAY_TARGET_EVENTS_PER_SECOND = 100_000;
 const CHILD_FLAG = '--rebuild-child';
+const FRESH_FILE_FLAG = '--fresh-file-child';
 /** Settings that would point the children at another store. */
 const STORE_ENV_VARS = ['EVENT_STORE', 'DATABASE_URL', 'ESDB_URL', 'VAULT_KEY', 'GATEWAY_ENV'];
 
@@ -58,6 +60,24 @@ export interface ReplayFigures {
   peakRssMb: number;
   projections: string[];
   profile: string | null;
+  /**
+   * The same rebuild into a fresh read-model file (freshFileChild), measured for the generation
+   * switch that would put such a file in place of the live one; the switch itself is not built.
+   */
+  freshFile: { eventsPerSecond: number; totalMs: number; replayMs: number; indexMs: number; indexes: number; cpuSeconds: number };
+}
+
+/** The tables whose row counts differ between two read-model files. */
+function differingRowCounts(liveFile: string, freshFile: string, tables: string[]): string[] {
+  const live = new Database(liveFile, { readonly: true });
+  const fresh = new Database(freshFile, { readonly: true });
+  try {
+    const count = (db: Database.Database, table: string) => Number(db.prepare(`select count(*) from "${table}"`).pluck().get());
+    return tables.filter((table) => count(live, table) !== count(fresh, table));
+  } finally {
+    live.close();
+    fresh.close();
+  }
 }
 
 interface ChildResult {
@@ -109,7 +129,7 @@ export async function benchReplay(options: { events: number; profileDir: string 
     buildDist();
     const nodeArgs = [...nodeFlagsFor(['projections', 'rebuild']), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
     if (options.profileDir) fs.mkdirSync(options.profileDir, { recursive: true });
-    const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; readMs: number; readEvents: number; cpuMs: number; maxRssKb: number; projections: string[]; pid: number }>(
+    const rebuilt = lastJson<{ events: number; totalMs: number; replayMs: number; swapMs: number; readMs: number; readEvents: number; cpuMs: number; maxRssKb: number; projections: string[]; tables: string[]; pid: number }>(
       'rebuild',
       await runChild(['test/bench/replay.ts', CHILD_FLAG], env, nodeArgs),
     );
@@ -120,6 +140,15 @@ export async function benchReplay(options: { events: number; profileDir: string 
       await runChild(['test/bench/replay-floor.ts', path.join(dataDir, 'events.db'), path.join(dataDir, 'replay-floor.db')], env),
     );
     if (floor.events !== rebuilt.events) throw new BenchFailure(`The replay floor read ${floor.events} events, the rebuild ${rebuilt.events}`);
+    log('  a rebuild into a read-model file of its own, not switched in (child process): what a generation switch would cost');
+    const freshFile = path.join(dataDir, 'read-models-fresh.db');
+    const fresh = lastJson<{ events: number; totalMs: number; replayMs: number; indexMs: number; indexes: number; cpuMs: number }>(
+      'fresh-file rebuild',
+      await runChild(['test/bench/replay.ts', FRESH_FILE_FLAG, freshFile], env, nodeFlagsFor(['projections', 'rebuild'])),
+    );
+    if (fresh.events !== rebuilt.events) throw new BenchFailure(`The fresh-file rebuild read ${fresh.events} events, the rebuild ${rebuilt.events}`);
+    const differingTables = differingRowCounts(path.join(dataDir, 'read-models.db'), freshFile, rebuilt.tables);
+    if (differingTables.length > 0) throw new BenchFailure(`The fresh-file rebuild and the rebuild differ in ${differingTables.join(', ')}`);
     const seconds = rebuilt.totalMs / 1000;
     const perSecond = rebuilt.events / seconds;
     const figures: ReplayFigures = {
@@ -136,6 +165,14 @@ export async function benchReplay(options: { events: number; profileDir: string 
       cpuSeconds: Math.round(rebuilt.cpuMs / 10) / 100,
       loadAverage,
       peakRssMb: Math.round(rebuilt.maxRssKb / 1024),
+      freshFile: {
+        eventsPerSecond: Math.round(fresh.events / (fresh.totalMs / 1000)),
+        totalMs: Math.round(fresh.totalMs),
+        replayMs: Math.round(fresh.replayMs),
+        indexMs: Math.round(fresh.indexMs),
+        indexes: fresh.indexes,
+        cpuSeconds: Math.round(fresh.cpuMs / 10) / 100,
+      },
       projections: rebuilt.projections,
       profile: null,
     };
@@ -153,6 +190,12 @@ export async function benchReplay(options: { events: number; profileDir: string 
       `  replay floor: ${figures.events} events in ${figures.floorMs} ms, ${figures.floorEventsPerSecond.toLocaleString('en-US')} events/s ` +
         `(the rebuild: ${Math.round((figures.eventsPerSecond / figures.floorEventsPerSecond) * 1000) / 1000} of it); ` +
         `the rebuild's own read pass (reading, parsing and upcasting alone, nothing applied) ${figures.readMs} ms`,
+    );
+    const f = figures.freshFile;
+    log(
+      `  into a file of its own: ${figures.events} events in ${f.totalMs} ms, ${f.eventsPerSecond.toLocaleString('en-US')} events/s ` +
+        `(${Math.round((f.eventsPerSecond / figures.floorEventsPerSecond) * 1000) / 1000} of the replay floor; replay ${f.replayMs} ms, ` +
+        `${f.indexes} indexes ${f.indexMs} ms, ${f.cpuSeconds} CPU s; the same rows as the rebuild, table by table; not switched in)`,
     );
     if (figures.profile) log(formatProfileSummary(summariseProfile(figures.profile, 25), 25));
     return figures;
@@ -178,6 +221,7 @@ async function rebuildChild(): Promise<void> {
   const { loadConfig } = gatewayModule<typeof import('../../src/config')>('src/config.ts');
   const { rebuildProjections, DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
   const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
+  const { allProjections } = gatewayModule<typeof import('../../projections/index')>('projections/index.ts');
   const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
   try {
     const cpuBefore = process.cpuUsage();
@@ -207,6 +251,7 @@ async function rebuildChild(): Promise<void> {
         readEvents: read,
         cpuMs: (cpu.user + cpu.system) / 1000,
         projections: result.projections,
+        tables: allProjections().flatMap((projection) => projection.tables),
         maxRssKb: process.resourceUsage().maxRSS,
         pid: process.pid,
       })}\n`,
@@ -216,8 +261,70 @@ async function rebuildChild(): Promise<void> {
   }
 }
 
+/**
+ * The child: a rebuild into a read-model file of its own, as a generation switch would make it, and
+ * not switched in. Every projection's tables are created in a fresh file without their non-unique
+ * indexes; every event is applied in the replay's pages, one transaction each, with no journal and
+ * no sync (until the switch nothing reads the file, and a crash leaves only a file to delete); then
+ * the indexes are built and the file is synced once. Prints the time of all of it as JSON.
+ */
+async function freshFileChild(file: string): Promise<void> {
+  const { buildGateway } = gatewayModule<typeof import('../../src/composition')>('src/composition.ts');
+  const { loadConfig } = gatewayModule<typeof import('../../src/config')>('src/config.ts');
+  const { createReadModelDb, migrateReadModels } = gatewayModule<typeof import('../../projections/database')>('projections/database.ts');
+  const { allProjections } = gatewayModule<typeof import('../../projections/index')>('projections/index.ts');
+  const { DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
+  const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
+  const { sql } = await import('kysely');
+  const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
+  const db = createReadModelDb({ kind: 'sqlite', file });
+  try {
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await sql.raw('pragma journal_mode = off').execute(db);
+    await sql.raw('pragma synchronous = off').execute(db);
+    await sql.raw('pragma cache_size = -262144').execute(db);
+    await migrateReadModels(db);
+    const { rows: indexes } = await sql<{ name: string; sql: string }>`
+      select name, sql from sqlite_master where type = 'index' and sql is not null and sql not like 'create unique%' collate nocase`.execute(db);
+    for (const index of indexes) await sql.raw(`drop index "${index.name}"`).execute(db);
+    const projections = allProjections();
+    const reader = bulkReaderOf(gateway.store);
+    let after: bigint | undefined;
+    let events = 0;
+    for (;;) {
+      const page = await reader.readAllPage({ after, maxCount: DEFAULT_REPLAY_PAGE_SIZE });
+      if (page.length === 0) break;
+      await db.transaction().execute(async (trx) => {
+        for (const projection of projections) await projection.apply(trx, page);
+      });
+      events += page.length;
+      after = page[page.length - 1]!.position;
+    }
+    const replayMs = performance.now() - started;
+    for (const index of indexes) await sql.raw(index.sql).execute(db);
+    const indexMs = performance.now() - started - replayMs;
+    await db.destroy();
+    const fd = fs.openSync(file, 'r+');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    const cpu = process.cpuUsage(cpuBefore);
+    process.stdout.write(
+      `${JSON.stringify({ events, totalMs: performance.now() - started, replayMs, indexMs, indexes: indexes.length, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`,
+    );
+  } finally {
+    await db.destroy().catch(() => undefined);
+    await gateway.close();
+  }
+}
+
 if (require.main === module) {
-  if (process.argv.includes(CHILD_FLAG)) {
+  if (process.argv.includes(FRESH_FILE_FLAG)) {
+    freshFileChild(process.argv[process.argv.indexOf(FRESH_FILE_FLAG) + 1]!).catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    });
+  } else if (process.argv.includes(CHILD_FLAG)) {
     rebuildChild().catch((error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
       process.exitCode = 1;
