@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { buildGateway, type Gateway } from './composition';
-import type { GatewayConfig } from './config';
+import { type GatewayConfig, projectorGatherMsOf } from './config';
 import type { MerchantCredentials } from './application/merchant-service';
 import { startProjectorThread } from './workers/projector-thread';
 import { startBackgroundThreads } from './workers/background-thread';
@@ -111,7 +111,7 @@ async function startOn(listener: Server | null, config: GatewayConfig, role: Rol
   const gateway = await buildGateway(config, {
     withProjector: role === 'projector',
     writerThread: role !== 'projector',
-    projectorGatherMs: role === 'projector' ? config.projectorGatherMs : 0,
+    projectorGatherMs: role === 'projector' ? projectorGatherMsOf(config, 'process') : 0,
     processMetrics: true,
   });
   const logCheck = await checkLogOrClose(gateway, config, options);

@@ -14,7 +14,7 @@ import { createEventStore } from '../adapters/event-store/create-event-store';
 import type { Logger } from '../application/ports/logger';
 import { withUpcasting } from '../application/upcasting';
 import { readModelTarget } from '../storage-targets';
-import type { GatewayConfig } from '../config';
+import { type GatewayConfig, projectorGatherMsOf } from '../config';
 import { lowerThisThreadPriority } from './thread-priority';
 import { runAsWorkerThread, startWorkerThread, type WorkerThread } from './worker-thread';
 
@@ -77,8 +77,8 @@ runAsWorkerThread('projector', async (config, report, context) => {
     db,
     projections: allProjections(),
     // Under load, a short pause gathers hundreds of events per transaction; a status lookup waiting
-    // for its own write hurries it (below), and callbacks and analysts never notice 20 ms.
-    gatherMs: config.projectorGatherMs,
+    // for its own write hurries it (below).
+    gatherMs: projectorGatherMsOf(config, 'thread'),
     onError: report,
     // The HTTP thread's status lookups wait on it rather than polling the checkpoints, and are told
     // as soon as the projections they read have a batch.
