@@ -244,10 +244,11 @@ function callbackSettings(env: NodeJS.ProcessEnv): GatewayConfig['callbacks'] {
 
 /**
  * The projector's gathering, unless PROJECTOR_GATHER_MS sets it. On its thread in the gateway's own
- * process, a reader waiting for its own write ends the gathering, so only callbacks' and analysts'
- * reads see it: 100 ms, which under load makes each read-model transaction carry five times the
- * events and costs the projector about a third less CPU per SALE (measured with `npm run bench`).
- * In a process of its own (the `projector` role) readers wait the gathering out: 20 ms.
+ * process, a reader waiting for the read models to reach a position ends the gathering, so the
+ * merchants' and operators' reads that wait for their writes never wait for it: 100 ms, which under
+ * load makes each read-model transaction carry five times the events and costs the projector about
+ * a third less CPU per SALE (measured with `npm run bench`). In a process of its own (the `projector`
+ * role) readers wait the gathering out: 20 ms.
  */
 export function projectorGatherMsOf(config: Pick<GatewayConfig, 'projectorGatherMs'>, where: 'thread' | 'process'): number {
   return config.projectorGatherMs ?? (where === 'thread' ? 100 : 20);

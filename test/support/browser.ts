@@ -16,7 +16,7 @@ export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-artifacts', 'scr
 
 /**
  * Chromium honours only the last `--disable-features`, so this list repeats the features
- * playwright-core disables by default (`disabled-features.test.ts` fails when they drift apart) and
+ * playwright-core disables by default (`test/browser/browser-launch.test.ts` fails when they drift apart) and
  * adds the omnibox popups. Chromium builds those popups' pages for every new window, which is every
  * browser context a test opens: that cost a third of the browser's CPU per context, and the
  * browser suites are CPU-bound on two cores.
