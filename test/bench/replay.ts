@@ -18,6 +18,7 @@ import { BenchFailure, REPO_ROOT, makeTempDir, removeTempDir } from './children'
 import { formatProfileSummary, summariseProfile } from './profile-summary';
 import { buildDist } from './latency';
 import type { ReplayFloorResult } from './replay-floor';
+import type { EventStore, StoredEvent } from '../../src/application/ports/event-store';
 
 // The node options `npm run gateway -- projections rebuild` starts its process with (the launcher's).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -215,12 +216,30 @@ function gatewayModule<T>(sourceFile: string): T {
   return require(twin ?? source) as T;
 }
 
+/**
+ * Reads the whole store in the replay's pages, as a rebuild reads it, handing each page to
+ * `onPage`; returns the number of events read.
+ */
+async function forEachReplayPage(store: EventStore, onPage: (page: StoredEvent[]) => Promise<void>): Promise<number> {
+  const { DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
+  const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
+  const reader = bulkReaderOf(store);
+  let after: bigint | undefined;
+  let read = 0;
+  for (;;) {
+    const page = await reader.readAllPage({ after, maxCount: DEFAULT_REPLAY_PAGE_SIZE });
+    if (page.length === 0) return read;
+    await onPage(page);
+    read += page.length;
+    after = page[page.length - 1]!.position;
+  }
+}
+
 /** The child: rebuild every projection of DATA_DIR's store and print the figures as JSON. */
 async function rebuildChild(): Promise<void> {
   const { buildGateway } = gatewayModule<typeof import('../../src/composition')>('src/composition.ts');
   const { loadConfig } = gatewayModule<typeof import('../../src/config')>('src/config.ts');
-  const { rebuildProjections, DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
-  const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
+  const { rebuildProjections } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
   const { allProjections } = gatewayModule<typeof import('../../projections/index')>('projections/index.ts');
   const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
   try {
@@ -230,16 +249,8 @@ async function rebuildChild(): Promise<void> {
     // The read floor: the same pages read, parsed and upcast as the replay reads them, with no
     // projection applied. Together with the swap (SQLite copying the finished rows and building
     // their indexes, the least writing them once can cost) it bounds any rebuild on this store.
-    const reader = bulkReaderOf(gateway.store);
     const readStarted = performance.now();
-    let after: bigint | undefined;
-    let read = 0;
-    for (;;) {
-      const page = await reader.readAllPage({ after, maxCount: DEFAULT_REPLAY_PAGE_SIZE });
-      if (page.length === 0) break;
-      read += page.length;
-      after = page[page.length - 1]!.position;
-    }
+    const read = await forEachReplayPage(gateway.store, async () => undefined);
     const readMs = performance.now() - readStarted;
     process.stdout.write(
       `${JSON.stringify({
@@ -273,8 +284,6 @@ async function freshFileChild(file: string): Promise<void> {
   const { loadConfig } = gatewayModule<typeof import('../../src/config')>('src/config.ts');
   const { createReadModelDb, migrateReadModels } = gatewayModule<typeof import('../../projections/database')>('projections/database.ts');
   const { allProjections } = gatewayModule<typeof import('../../projections/index')>('projections/index.ts');
-  const { DEFAULT_REPLAY_PAGE_SIZE } = gatewayModule<typeof import('../../projections/rebuild')>('projections/rebuild.ts');
-  const { bulkReaderOf } = gatewayModule<typeof import('../../src/application/ports/bulk-reader')>('src/application/ports/bulk-reader.ts');
   const { sql } = await import('kysely');
   const gateway = await buildGateway({ ...loadConfig(), logLevel: 'error' }, { withProjector: false });
   const db = createReadModelDb({ kind: 'sqlite', file });
@@ -289,18 +298,11 @@ async function freshFileChild(file: string): Promise<void> {
       select name, sql from sqlite_master where type = 'index' and sql is not null and sql not like 'create unique%' collate nocase`.execute(db);
     for (const index of indexes) await sql.raw(`drop index "${index.name}"`).execute(db);
     const projections = allProjections();
-    const reader = bulkReaderOf(gateway.store);
-    let after: bigint | undefined;
-    let events = 0;
-    for (;;) {
-      const page = await reader.readAllPage({ after, maxCount: DEFAULT_REPLAY_PAGE_SIZE });
-      if (page.length === 0) break;
-      await db.transaction().execute(async (trx) => {
+    const events = await forEachReplayPage(gateway.store, (page) =>
+      db.transaction().execute(async (trx) => {
         for (const projection of projections) await projection.apply(trx, page);
-      });
-      events += page.length;
-      after = page[page.length - 1]!.position;
-    }
+      }),
+    );
     const replayMs = performance.now() - started;
     for (const index of indexes) await sql.raw(index.sql).execute(db);
     const indexMs = performance.now() - started - replayMs;
@@ -313,22 +315,22 @@ async function freshFileChild(file: string): Promise<void> {
       `${JSON.stringify({ events, totalMs: performance.now() - started, replayMs, indexMs, indexes: indexes.length, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`,
     );
   } finally {
-    await db.destroy().catch(() => undefined);
+    // Destroying the connection a second time after the sync above does nothing.
+    await db.destroy();
     await gateway.close();
   }
 }
 
 if (require.main === module) {
+  const asChild = (run: Promise<void>) =>
+    run.catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    });
   if (process.argv.includes(FRESH_FILE_FLAG)) {
-    freshFileChild(process.argv[process.argv.indexOf(FRESH_FILE_FLAG) + 1]!).catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exitCode = 1;
-    });
+    void asChild(freshFileChild(process.argv[process.argv.indexOf(FRESH_FILE_FLAG) + 1]!));
   } else if (process.argv.includes(CHILD_FLAG)) {
-    rebuildChild().catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exitCode = 1;
-    });
+    void asChild(rebuildChild());
   } else {
     const raw = process.env.BENCH_REPLAY_EVENTS;
     const events = raw ? Number(raw) : 1_000_000;
