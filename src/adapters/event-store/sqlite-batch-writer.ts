@@ -219,10 +219,10 @@ class SqliteAppender {
    * A write with no events: the stream's head is always looked up (never assumed absent, as the
    * fast path does for `no_stream`), and nothing is inserted, so the heads map is left as it was.
    */
-  private checkVersion(pending: AppendRequest, heads: Map<string, StreamHead | null>): AppendResult {
+  private checkVersion(pending: AppendRequest & { expected: { kind: 'exact'; version: bigint } }, heads: Map<string, StreamHead | null>): AppendResult {
     const { streamId, expected } = pending;
     checkExpectedVersion(streamId, expected, this.headOf(streamId, heads)?.version ?? null);
-    return checkResult((expected as Extract<ExpectedVersion, { kind: 'exact' }>).version);
+    return checkResult(expected.version);
   }
 
   private findExisting(events: NewEvent[]): ExistingEventRow[] {
