@@ -16,7 +16,9 @@ const jobs = Number(process.env.TEST_JOBS) || 2;
 module.exports = {
   require: ['tsx/cjs', 'tsx/esm', 'test/support/setup.ts'],
   spec: named.length ? [] : ['test/**/*.test.ts'],
-  extension: ['ts'],
+  // A folder named on the command line contributes its test files only, not the modules beside them
+  // (a bench server started as a suite would write its store into the working directory).
+  extension: ['test.ts'],
   recursive: true,
   timeout: 20000,
   exit: true,
